@@ -1,0 +1,33 @@
+# Whist for Arduboy. `make hex` builds the game, `make test` runs the tests;
+# each installs what it lacks (Debian packages when root, a venv, npm ci).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+WHIST := $(VENV)/bin/whist
+STAMP := $(VENV)/.installed
+
+.PHONY: all hex test bench venv clean
+
+all: hex
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import ensurepip, venv' 2>/dev/null || scripts/need-apt python3-venv
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	@touch $@
+
+hex: $(STAMP)
+	@echo "The firmware is not built yet: the engine and its tests are ready (make test)."
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(WHIST) bench
+
+clean:
+	rm -rf build .pytest_cache

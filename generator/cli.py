@@ -1,0 +1,93 @@
+"""The ``whist`` command line: one click group, one small function per command."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import __version__
+from .players import PLAYERS
+from .rules import MAX_TARGET, SCORINGS
+
+U32 = click.IntRange(0, 0xFFFFFFFF)
+
+
+def variant_options(f):
+    """The options every game-playing command shares, with the same meaning everywhere."""
+    f = click.option("--p1", type=click.Choice(sorted(PLAYERS)), default="greedy", show_default=True, help="Player 1.")(f)
+    f = click.option("--p0", type=click.Choice(sorted(PLAYERS)), default="greedy", show_default=True, help="Player 0.")(f)
+    f = click.option("--target", type=click.IntRange(0, MAX_TARGET), default=10, show_default=True,
+                     help="Points to win the game (10, 25, 50...); 0 plays a single hand.")(f)
+    f = click.option("--scoring", type=click.Choice(list(SCORINGS)), default="last13", show_default=True,
+                     help="last13: stage-2 tricks over 6; every: all tricks over 13; diff: the difference; "
+                          "highlow: red trump card = most tricks wins, black = fewest.")(f)
+    f = click.option("--deck", type=click.Choice(["52", "28"]), default="52", show_default=True,
+                     help="52: classic German Whist; 28: Small Whist (8 to A).")(f)
+    return f
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="whist")
+def main() -> None:
+    """German Whist for the Arduboy: reference engine, firmware generator and tools.
+
+    \b
+    whist trace --seed 7            print the trace of an AI-vs-AI game
+    whist replay FILE               check a trace against the rules
+    whist play                      play against the engine in the terminal
+    whist bench                     engine speed
+    """
+
+
+@main.command()
+@click.option("--seed", type=U32, required=True, help="Game seed (deal number), 0..4294967295.")
+@variant_options
+def trace(seed: int, deck: str, scoring: str, target: int, p0: str, p1: str) -> None:
+    """Print the trace v1 of a whole game between two computer players (docs/trace.md)."""
+    from .game import play_game
+    from .rules import Variant
+
+    variant = Variant.make(int(deck), scoring, target)
+    play_game(seed, variant, (p0, p1), emit=click.echo)
+
+
+@main.command()
+@click.argument("file", type=click.File("r"))
+def replay(file) -> None:
+    """Check a trace FILE ('-' for stdin) against the rules; report the first wrong line."""
+    from .trace import TraceError, replay as check
+
+    try:
+        result = check(file)
+    except TraceError as e:
+        click.echo(f"error: {file.name}: {e}", err=True)
+        sys.exit(1)
+    except UnicodeDecodeError:
+        click.echo(f"error: {file.name}: not a text file; give a trace written by 'whist trace'", err=True)
+        sys.exit(1)
+    w = "draw" if result.winner < 0 else f"player {result.winner}"
+    click.echo(f"ok: {result.hands} hands, {result.tricks} tricks, winner {w}, total {result.totals[0]},{result.totals[1]}")
+
+
+@main.command()
+@click.option("--seed", type=U32, default=None, help="Deal number to play (random if omitted).")
+@variant_options
+def play(seed: int | None, deck: str, scoring: str, target: int, p0: str, p1: str) -> None:
+    """Play a game in the terminal as player 0 against the computer (player 1 = --p1)."""
+    from .terminal import run
+
+    run(seed, int(deck), scoring, target, p1)
+
+
+@main.command()
+@click.option("--seconds", type=click.FloatRange(0.1, 600), default=2.0, show_default=True, help="Time per figure.")
+def bench(seconds: float) -> None:
+    """Print engine speed: random-play hands per second on one core."""
+    from .bench import run_bench
+
+    run_bench(seconds, click.echo)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,73 @@
+"""The specified PRNG and shuffle (docs/engine.md has the exact text).
+
+Everything here is 32-bit unsigned arithmetic with shifts, xors and
+multiplies, and the shuffle draws single bytes with rejection, so an 8-bit AVR
+reproduces it without floating point or 64-bit division.
+"""
+
+from __future__ import annotations
+
+M32 = 0xFFFFFFFF
+GOLDEN = 0x9E3779B9  # added once per hand number to spread hand seeds apart
+MIX_MUL1 = 0x7FEB352D
+MIX_MUL2 = 0x846CA68B
+AI_SALT = 0x5EED5EED  # separates the players' random stream from the deals
+XORSHIFT = (13, 17, 5)
+
+
+def mix32(x: int) -> int:
+    """A 32-bit finaliser (lowbias32): neighbouring seeds give unrelated states."""
+    x &= M32
+    x ^= x >> 16
+    x = (x * MIX_MUL1) & M32
+    x ^= x >> 15
+    x = (x * MIX_MUL2) & M32
+    x ^= x >> 16
+    return x
+
+
+class Rng:
+    """xorshift32 (13, 17, 5); the state is never zero."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        state &= M32
+        self.state = state if state else 1
+
+    def next(self) -> int:
+        x = self.state
+        x ^= (x << 13) & M32
+        x ^= x >> 17
+        x ^= (x << 5) & M32
+        self.state = x
+        return x
+
+    def uniform(self, n: int) -> int:
+        """Unbiased integer in ``[0, n)`` for ``1 <= n <= 256`` from the top byte."""
+        if not 1 <= n <= 256:
+            raise ValueError("uniform() takes 1 <= n <= 256")
+        limit = 256 - 256 % n
+        while True:
+            r = self.next() >> 24
+            if r < limit:
+                return r % n
+
+
+def hand_rng(seed: int, hand: int) -> Rng:
+    """The stream that shuffles hand ``hand`` (1-based) of the game ``seed``."""
+    return Rng(mix32((seed + GOLDEN * hand) & M32))
+
+
+def ai_rng(seed: int) -> Rng:
+    """The stream random players draw from, one per game, shared by both seats."""
+    return Rng(mix32((seed ^ AI_SALT) & M32))
+
+
+def shuffle(items: list[int], rng: Rng) -> list[int]:
+    """Fisher-Yates from the top: for i = n-1 .. 1 swap items[i] with items[uniform(i+1)]."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.uniform(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out

@@ -1,0 +1,184 @@
+"""One hand of German Whist as a state machine, and what each player observes.
+
+``HandState`` holds the full truth (both hands, the hidden stock). Players get
+an :class:`Observation`, built only from what that seat has seen, so an AI can
+never peek. Modelled on OpenSpiel: legal actions, apply, and observations kept
+apart from the state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Deck, cards_of, mask_of, suit_mask, suit_of
+from .rules import HIGH, Deal, Scoring, mode_of, trick_winner
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A completed trick as the trace records it (take/draw are -1 in stage 2)."""
+
+    number: int  # 1-based over the whole hand
+    leader: int
+    lead: int
+    follow: int
+    winner: int
+    take: int = -1  # the face-up card the winner takes
+    draw: int = -1  # the hidden card the loser draws
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything seat ``player`` may know; nothing it may not.
+
+    ``opp_taken`` is the face-up cards the opponent took and has not played
+    yet; ``drawn`` the hidden cards this seat drew itself. A player with
+    perfect memory can rebuild all of it from the trace of what it saw.
+    """
+
+    player: int
+    deck: Deck
+    trump: int
+    mode: int
+    hand: int  # bitmask
+    upcard: int  # face-up stock card, -1 in stage 2
+    stock_left: int  # cards in the stock, the face-up one included
+    leader: int
+    lead: int  # the card led to the current trick, -1 if this seat leads
+    played: int  # bitmask of every card played to a completed or current trick
+    opp_taken: int
+    drawn: int
+    tricks: tuple[tuple[int, int], tuple[int, int]]  # [stage][player]
+    trick_number: int  # 1-based number of the trick being played
+
+    @property
+    def stage(self) -> int:
+        return 1 if self.stock_left else 2
+
+    def unseen(self) -> int:
+        """Cards this seat has not seen: the opponent's unknown cards plus the hidden stock."""
+        return self.deck.mask & ~self.hand & ~self.played & ~self.opp_taken & ~self._upmask()
+
+    def _upmask(self) -> int:
+        return 0 if self.upcard < 0 else 1 << self.upcard
+
+    def opponent_hand(self) -> int | None:
+        """The opponent's exact hand, known by memory once the stock is empty."""
+        if self.stock_left:
+            return None
+        return self.deck.mask & ~self.hand & ~self.played
+
+
+class HandState:
+    """The full state of one hand, from the deal to the last trick."""
+
+    __slots__ = (
+        "deck", "scoring", "deal", "trump", "mode", "hands", "stock", "pos",
+        "leader", "lead", "played", "taken", "drawn", "won", "history",
+    )
+
+    def __init__(self, deck: Deck, scoring: Scoring, deal: Deal) -> None:
+        self.deck = deck
+        self.scoring = scoring
+        self.deal = deal
+        self.trump = deal.trump
+        self.mode = mode_of(scoring, deal.stock[0])
+        self.hands = [mask_of(deal.hands[0]), mask_of(deal.hands[1])]
+        self.stock = deal.stock
+        self.pos = 0  # index of the face-up card in ``stock``
+        self.leader = 1 - deal.dealer  # the non-dealer leads
+        self.lead = -1
+        self.played = 0
+        self.taken = [0, 0]  # face-up cards each player took
+        self.drawn = [0, 0]
+        self.won = [[0, 0], [0, 0]]  # [stage-1][player]
+        self.history: list[Trick] = []
+
+    # -- queries ------------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        return self.leader if self.lead < 0 else 1 - self.leader
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.pos
+
+    @property
+    def trick_number(self) -> int:
+        return len(self.history) + 1
+
+    def is_over(self) -> bool:
+        return len(self.history) == 2 * self.deck.hand_size
+
+    def legal_mask(self) -> int:
+        """Cards the player to move may play: follow suit if able."""
+        hand = self.hands[self.turn]
+        if self.lead >= 0:
+            same = hand & suit_mask(suit_of(self.lead))
+            if same:
+                return same
+        return hand
+
+    def legal_actions(self) -> list[int]:
+        return list(cards_of(self.legal_mask()))
+
+    def observation(self, player: int) -> Observation:
+        up = self.stock[self.pos] if self.pos < len(self.stock) else -1
+        opp = 1 - player
+        return Observation(
+            player=player,
+            deck=self.deck,
+            trump=self.trump,
+            mode=self.mode,
+            hand=self.hands[player],
+            upcard=up,
+            stock_left=self.stock_left,
+            leader=self.leader,
+            lead=self.lead,
+            played=self.played,
+            opp_taken=self.taken[opp] & ~self.played,
+            drawn=self.drawn[player],
+            tricks=(tuple(self.won[0]), tuple(self.won[1])),
+            trick_number=self.trick_number,
+        )
+
+    # -- moves --------------------------------------------------------------
+    def apply(self, c: int) -> Trick | None:
+        """Play card ``c`` for the player to move; returns the trick when it completes."""
+        p = self.turn
+        bit = 1 << c
+        if not self.legal_mask() & bit:
+            raise ValueError(f"illegal play {c} by player {p}")
+        self.hands[p] ^= bit
+        self.played |= bit
+        if self.lead < 0:
+            self.lead = c
+            return None
+        lead, leader = self.lead, self.leader
+        winner = leader if trick_winner(lead, c, self.trump) == 0 else p
+        stage = 0 if self.stock_left else 1
+        self.won[stage][winner] += 1
+        take = draw = -1
+        if stage == 0:
+            take, draw = self.stock[self.pos], self.stock[self.pos + 1]
+            self.pos += 2
+            self.hands[winner] |= 1 << take
+            self.hands[1 - winner] |= 1 << draw
+            self.taken[winner] |= 1 << take
+            self.drawn[1 - winner] |= 1 << draw
+        trick = Trick(len(self.history) + 1, leader, lead, c, winner, take, draw)
+        self.history.append(trick)
+        self.leader = winner
+        self.lead = -1
+        return trick
+
+    def counted_tricks(self) -> tuple[int, int]:
+        """Tricks that score under this hand's variant."""
+        a, b = self.won[1]
+        if self.scoring.counts_stage1:
+            a += self.won[0][0]
+            b += self.won[0][1]
+        return (a, b)
+
+
+__all__ = ["HandState", "Observation", "Trick", "HIGH"]

@@ -1,0 +1,187 @@
+"""Trace v1: the line format the engine and the firmware both print.
+
+docs/trace.md is the specification. This module writes the lines and checks a
+trace against the rules (:func:`replay`), so any trace, from the engine, an
+emulator or a device, can be verified line by line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .cards import DECKS, SUITS, CardError, card_name, parse_card, suit_of
+from .rules import MODE_NAMES, SCORINGS, Deal, Variant, deal, game_winner, hand_points, trick_winner
+from .state import HandState, Trick
+
+VERSION = "v1"
+
+
+def cards_text(cards: Iterable[int]) -> str:
+    return " ".join(card_name(c) for c in cards)
+
+
+def game_header(seed: int, variant: Variant, names: Sequence[str]) -> str:
+    return (
+        f"game {VERSION} seed={seed} deck={variant.deck.size} scoring={variant.scoring.name} "
+        f"target={variant.target} p0={names[0]} p1={names[1]}"
+    )
+
+
+def hand_header(d: Deal, trump: int, mode: int) -> list[str]:
+    return [
+        f"hand {d.hand} dealer={d.dealer}",
+        "hand0 " + cards_text(d.hands[0]),
+        "hand1 " + cards_text(d.hands[1]),
+        "stock " + cards_text(d.stock),
+        f"trump {SUITS[trump]} mode={MODE_NAMES[mode]}",
+    ]
+
+
+def trick_line(t: Trick) -> str:
+    f = 1 - t.leader
+    line = f"trick {t.number} {t.leader}:{card_name(t.lead)} {f}:{card_name(t.follow)} win={t.winner}"
+    if t.take >= 0:
+        line += f" take={t.winner}:{card_name(t.take)} draw={1 - t.winner}:{card_name(t.draw)}"
+    return line
+
+
+def score_line(tricks: tuple[int, int], points: tuple[int, int], totals: tuple[int, int]) -> str:
+    return (
+        f"score tricks={tricks[0]},{tricks[1]} points={points[0]},{points[1]} "
+        f"total={totals[0]},{totals[1]}"
+    )
+
+
+def end_line(winner: int, totals: tuple[int, int]) -> str:
+    w = "-" if winner < 0 else str(winner)
+    return f"end winner={w} total={totals[0]},{totals[1]}"
+
+
+def content_lines(text: Iterable[str]) -> list[tuple[int, str]]:
+    """(line number, line) for every line that is not blank or a ``#`` comment."""
+    out = []
+    for n, raw in enumerate(text, 1):
+        line = raw.rstrip("\r\n")
+        if line.strip() and not line.startswith("#"):
+            out.append((n, line))
+    return out
+
+
+# -- replay -------------------------------------------------------------------
+
+class TraceError(Exception):
+    """The first line of a trace that breaks the rules or the format."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+
+
+HEADER = re.compile(
+    r"game v1 seed=(\d+) deck=(52|28) scoring=(\w+) target=(\d+) p0=(\S+) p1=(\S+)"
+)
+TRICK = re.compile(r"trick (\d+) ([01]):(\S\S) ([01]):(\S\S) win=([01])(?: take=([01]):(\S\S) draw=([01]):(\S\S))?")
+
+
+def parse_header(line: str) -> tuple[int, Variant, tuple[str, str]]:
+    m = HEADER.fullmatch(line)
+    if not m:
+        raise ValueError(
+            "expected 'game v1 seed=<u32> deck=52|28 scoring=<name> target=<n> p0=<who> p1=<who>'"
+        )
+    seed = int(m.group(1))
+    if seed > 0xFFFFFFFF:
+        raise ValueError(f"seed {seed} does not fit in 32 bits")
+    variant = Variant.make(int(m.group(2)), m.group(3), int(m.group(4)))
+    return seed, variant, (m.group(5), m.group(6))
+
+
+@dataclass
+class ReplayResult:
+    hands: int
+    tricks: int
+    winner: int
+    totals: tuple[int, int]
+
+
+def replay(text: Iterable[str]) -> ReplayResult:
+    """Check a whole trace against the rules; raise :class:`TraceError` at the first bad line."""
+    lines = content_lines(text)
+    if not lines:
+        raise TraceError(0, "the trace is empty")
+    it = iter(lines)
+
+    def expect(want: str) -> None:
+        n, got = next_line(f"'{want}'")
+        if got != want:
+            raise TraceError(n, f"expected '{want}', found '{got}'")
+
+    last = [lines[-1][0]]
+
+    def next_line(what: str) -> tuple[int, str]:
+        try:
+            n, got = next(it)
+        except StopIteration:
+            raise TraceError(last[0] + 1, f"the trace ends early: expected {what}") from None
+        last[0] = n
+        return n, got
+
+    n, first = next_line("the game line")
+    try:
+        seed, variant, _ = parse_header(first)
+    except ValueError as e:
+        raise TraceError(n, str(e)) from None
+
+    totals = (0, 0)
+    number = 0
+    tricks_seen = 0
+    while True:
+        number += 1
+        d = deal(seed, number, variant.deck)
+        state = HandState(variant.deck, variant.scoring, d)
+        for want in hand_header(d, state.trump, state.mode):
+            expect(want)
+        while not state.is_over():
+            n, got = next_line(f"trick {state.trick_number}")
+            m = TRICK.fullmatch(got)
+            if not m:
+                raise TraceError(n, f"expected a trick line ('trick <i> <p>:<card> <p>:<card> win=<p> ...'), found '{got}'")
+            try:
+                lead, follow = parse_card(m.group(3)), parse_card(m.group(5))
+            except CardError as e:
+                raise TraceError(n, str(e)) from None
+            for p, c, g in ((state.turn, lead, 2), (1 - state.turn, follow, 4)):
+                if int(m.group(g)) != p:
+                    raise TraceError(n, f"player {p} should play {'first' if g == 2 else 'second'}, found player {m.group(g)}")
+                if not state.legal_mask() >> c & 1:
+                    raise TraceError(n, f"{p}:{card_name(c)} is not a legal play ({_why_illegal(state, c)})")
+                state.apply(c)
+            want = trick_line(state.history[-1])
+            if got != want:
+                raise TraceError(n, f"expected '{want}', found '{got}'")
+            tricks_seen += 1
+        tricks = state.counted_tricks()
+        pts = hand_points(variant.scoring, variant.deck, state.mode, tricks)
+        totals = (totals[0] + pts[0], totals[1] + pts[1])
+        expect(score_line(tricks, pts, totals))
+        winner = game_winner(variant.target, totals)
+        if winner is not None:
+            expect(end_line(winner, totals))
+            rest = list(it)
+            if rest:
+                raise TraceError(rest[0][0], f"unexpected line after the end of the game: '{rest[0][1]}'")
+            return ReplayResult(number, tricks_seen, winner, totals)
+
+
+def _why_illegal(state: HandState, c: int) -> str:
+    if not state.hands[state.turn] >> c & 1:
+        return f"player {state.turn} does not hold {card_name(c)}"
+    return f"must follow {SUITS[suit_of(state.lead)]}"
+
+
+__all__ = [
+    "game_header", "hand_header", "trick_line", "score_line", "end_line", "replay",
+    "TraceError", "parse_header", "content_lines", "DECKS", "SCORINGS", "trick_winner",
+]
