@@ -36,9 +36,12 @@ def suit_mask(suit: int) -> int:
     return SUIT_MASK_BITS << (RANKS_PER_SUIT * suit)
 
 
+NAMES = tuple(r + s for s in SUITS for r in RANKS)
+
+
 def card_name(c: int) -> str:
     """Trace name: rank char then suit char, e.g. ``TH``, ``AS``."""
-    return RANKS[rank_of(c)] + SUITS[suit_of(c)]
+    return NAMES[c]
 
 
 class CardError(ValueError):
@@ -61,6 +64,13 @@ def cards_of(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def nth_card(mask: int, n: int) -> int:
+    """The ``n``-th lowest card (0-based) of a bitmask."""
+    for _ in range(n):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from .cards import cards_of, rank_of, suit_of
+from .cards import cards_of, nth_card, rank_of, suit_of
 from .prng import Rng
 from .rules import trick_winner
 from .state import Observation
@@ -36,8 +36,7 @@ class RandomPlayer:
         self.rng = rng
 
     def choose(self, obs: Observation, legal: int) -> int:
-        cards = list(cards_of(legal))
-        return cards[self.rng.uniform(len(cards))]
+        return nth_card(legal, self.rng.uniform(legal.bit_count()))
 
 
 class GreedyPlayer:

@@ -9,13 +9,13 @@ apart from the state.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Deck, cards_of, mask_of, suit_mask, suit_of
 from .rules import HIGH, Deal, Scoring, mode_of, trick_winner
 
 
-@dataclass(frozen=True)
-class Trick:
+class Trick(NamedTuple):
     """A completed trick as the trace records it (take/draw are -1 in stage 2)."""
 
     number: int  # 1-based over the whole hand
@@ -27,7 +27,7 @@ class Trick:
     draw: int = -1  # the hidden card the loser draws
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Observation:
     """Everything seat ``player`` may know; nothing it may not.
 
@@ -112,12 +112,10 @@ class HandState:
 
     def legal_mask(self) -> int:
         """Cards the player to move may play: follow suit if able."""
-        hand = self.hands[self.turn]
-        if self.lead >= 0:
-            same = hand & suit_mask(suit_of(self.lead))
-            if same:
-                return same
-        return hand
+        if self.lead < 0:
+            return self.hands[self.leader]
+        hand = self.hands[1 - self.leader]
+        return hand & suit_mask(suit_of(self.lead)) or hand
 
     def legal_actions(self) -> list[int]:
         return list(cards_of(self.legal_mask()))
@@ -145,7 +143,7 @@ class HandState:
     # -- moves --------------------------------------------------------------
     def apply(self, c: int) -> Trick | None:
         """Play card ``c`` for the player to move; returns the trick when it completes."""
-        p = self.turn
+        p = self.leader if self.lead < 0 else 1 - self.leader
         bit = 1 << c
         if not self.legal_mask() & bit:
             raise ValueError(f"illegal play {c} by player {p}")
