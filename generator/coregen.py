@@ -1,0 +1,89 @@
+"""Renders the firmware's game core (whist_core.h/.cpp) from the engine's definitions.
+
+Every constant, table and enumeration in the generated C++ is read here from
+the Python objects (cards, prng, rules, players, protocol); the templates
+only say how C++ spells them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from . import cards, prng, protocol, rules, trace
+from .players import PLAYERS
+
+TEMPLATES = Path(__file__).parent / "templates"
+CORE_FILES = ("whist_core.h", "whist_core.cpp")
+
+
+def core_context() -> dict:
+    decks = list(cards.DECKS.values())
+    sizes = [d.size for d in decks]
+    scorings = []
+    for s in rules.SCORINGS.values():
+        flags = (1 if s.counts_stage1 else 0) | (2 if s.difference else 0) | (4 if s.colour_mode else 0)
+        flags |= 8 if s.slam else 0
+        scorings.append({
+            "name": s.name,
+            "flags": flags,
+            "over": [s.over[n] for n in sizes],
+            "slam": [s.slam[n] if s.slam else 0 for n in sizes],
+        })
+    players = list(PLAYERS)
+    d = protocol.DEFAULTS
+    return {
+        "source": "generator/coregen.py",
+        "ranks": cards.RANKS,
+        "suits": cards.SUITS,
+        "ranks_per_suit": cards.RANKS_PER_SUIT,
+        "red_suits": sum(1 << s for s in cards.RED_SUITS),
+        "max_cards": max(sizes),
+        "max_hand": max(d.hand_size for d in decks),
+        "max_target": rules.MAX_TARGET,
+        "line_max": protocol.LINE_MAX,
+        "decks": decks,
+        "scorings": scorings,
+        "players": players,
+        "high": rules.HIGH,
+        "low": rules.LOW,
+        "mode_names": rules.MODE_NAMES,
+        "xorshift": prng.XORSHIFT,
+        "mix_mul1": prng.MIX_MUL1,
+        "mix_mul2": prng.MIX_MUL2,
+        "golden": prng.GOLDEN,
+        "ai_salt": prng.AI_SALT,
+        "trace_version": trace.VERSION,
+        "errors": list(protocol.ERRORS.values()),
+        "error_code": protocol.ERROR_CODES,
+        "default": {
+            "deck": sizes.index(d["deck"]),
+            "scoring": list(rules.SCORINGS).index(d["scoring"]),
+            "target": d["target"],
+            "player": players.index(d["player"]),
+        },
+    }
+
+
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+def generate_core(out_dir: Path) -> list[Path]:
+    """Write the game core into ``out_dir``; only files whose text changed are rewritten."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    env = environment()
+    ctx = core_context()
+    written = []
+    for name in CORE_FILES:
+        text = env.get_template(name + ".j2").render(ctx)
+        path = out_dir / name
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+        written.append(path)
+    return written

@@ -1,0 +1,33 @@
+// Host driver for the generated game core: reads `play ...` lines on stdin and
+// prints each game's trace (or an error line) on stdout, as the firmware does
+// over USB serial. Used by tests/test_codegen.py to compare with the engine.
+#include <stdio.h>
+#include <string.h>
+
+#include "whist_core.h"
+
+static void toStdout(const char* line, uint8_t len) { fwrite(line, 1, len, stdout); }
+
+int main() {
+  whist::setSink(toStdout);
+  static whist::Game game;
+  char line[512];
+  while (fgets(line, sizeof line, stdin)) {
+    line[strcspn(line, "\r\n")] = 0;
+    whist::PlayCommand cmd;
+    uint8_t err = whist::parsePlay(line, cmd);
+    if (err) {
+      whist::printError(err);
+      continue;
+    }
+    whist::beginGame(game, cmd.seed, cmd.deck, cmd.scoring, cmd.target, cmd.p0, cmd.p1);
+    for (;;) {
+      whist::beginHand(game);
+      uint8_t r;
+      do r = whist::play(game, whist::chooseAI(game));
+      while (!(r & whist::HAND_DONE));
+      if (r & whist::GAME_DONE) break;
+    }
+  }
+  return 0;
+}
