@@ -12,7 +12,7 @@ from pathlib import Path
 import jinja2
 
 from . import cards, prng, protocol, rules, trace
-from .players import PLAYERS
+from .players import DEVICE_PLAYERS
 
 TEMPLATES = Path(__file__).parent / "templates"
 CORE_FILES = ("whist_core.h", "whist_core.cpp")
@@ -31,7 +31,7 @@ def core_context() -> dict:
             "over": [s.over[n] for n in sizes],
             "slam": [s.slam[n] if s.slam else 0 for n in sizes],
         })
-    players = list(PLAYERS)
+    players = list(DEVICE_PLAYERS)
     d = protocol.DEFAULTS
     return {
         "source": "generator/coregen.py",

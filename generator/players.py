@@ -58,6 +58,9 @@ PLAYERS: dict[str, PlayerFactory] = {
     "random": RandomPlayer,
     "greedy": lambda rng: GreedyPlayer(),
 }
+# Players the firmware has, in its enumeration order; each has a C++ template
+# generator/templates/players/<name>.cpp.j2 defining choose<Name>(Game&).
+DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy")
 
 
 def make_player(name: str, rng: Rng) -> Player:

@@ -7,7 +7,7 @@ and the option defaults below; the harness builds commands with
 
 from __future__ import annotations
 
-from .players import PLAYERS
+from .players import DEVICE_PLAYERS
 from .rules import MAX_TARGET, SCORINGS, Variant
 
 DEFAULTS = {"deck": 52, "scoring": "last13", "target": 10, "player": "greedy", "fast": 0}
@@ -20,7 +20,7 @@ ERRORS: dict[str, str] = {
     "deck": "deck must be 52 or 28",
     "scoring": "scoring must be one of " + "|".join(SCORINGS),
     "target": f"target must be 0..{MAX_TARGET}",
-    "player": "player must be one of " + "|".join(PLAYERS),
+    "player": "player must be one of " + "|".join(DEVICE_PLAYERS),
     "fast": "fast must be 0 or 1",
     "long": "line too long",
 }
