@@ -1,0 +1,133 @@
+// The Arduboy: an avr8js CPU wired to the 32u4 peripherals of this folder.
+// Runs are bounded by a cycle budget and may stop early on a display frame,
+// a serial match or a firmware marker (a write to GPIOR0, docs/emulator.md).
+import { AVRClock, AVRSPI, AVRTimer, CPU, avrInstruction } from 'avr8js';
+import * as M from './atmega32u4.js';
+import { ADC } from './adc.js';
+import { EEPROM } from './eeprom.js';
+import { parseHex } from './hex.js';
+import { PLL } from './pll.js';
+import { Ports } from './ports.js';
+import { SSD1306 } from './ssd1306.js';
+import { USB } from './usb.js';
+
+const SLEEP = 0x9588;
+const SE = 0x01; // SMCR sleep enable
+
+export class Arduboy {
+  /**
+   * @param {string} hexText Intel HEX of the program
+   * @param {{ adcSeed?: number, usb?: string }} options usb: 'minimal' | 'full' | 'none'
+   */
+  constructor(hexText, { adcSeed = 1, usb = 'minimal' } = {}) {
+    const flash = parseHex(hexText, M.FLASH_BYTES);
+    const cpu = new CPU(new Uint16Array(flash.buffer), M.SRAM_BYTES);
+    this.cpu = cpu;
+    this.ports = new Ports(cpu);
+    this.timers = [M.timer0, M.timer1, M.timer3].map((config) => new AVRTimer(cpu, config));
+    this.clock = new AVRClock(cpu, M.CLOCK_HZ, M.clock);
+    this.eeprom = new EEPROM(cpu);
+    this.adc = new ADC(cpu, adcSeed);
+    this.display = new SSD1306(cpu);
+    this.spi = new AVRSPI(cpu, M.spi, M.CLOCK_HZ);
+    this.spi.onByte = (value) => {
+      this.display.spiByte(value);
+      cpu.addClockEvent(() => this.spi.completeTransfer(0xff), this.spi.transferCycles);
+    };
+    this.ports.ports.D.addListener((value) => this.display.portChanged(value));
+    this.serialOut = ''; // bytes from the firmware not yet read, one char per byte
+    this.usb = new USB(cpu, {
+      pllLocked: () => this.pll.locked,
+      onSerial: (bytes) => this.receiveSerial(bytes),
+      script: usb,
+    });
+    this.pll = new PLL(cpu, () => this.usb.checkAttach());
+    this.markers = [];
+    cpu.writeHooks[M.REG.GPIOR0] = (value) => {
+      cpu.data[M.REG.GPIOR0] = value;
+      this.markers.push([value, cpu.cycles]);
+      if (this.waitMarker !== undefined && (this.waitMarker === null || this.waitMarker === value)) this.stop = true;
+      return true;
+    };
+    this.display.onFrame = (n) => {
+      if (this.waitFrame !== undefined && n >= this.waitFrame) this.stop = true;
+    };
+    this.stop = false;
+  }
+
+  receiveSerial(bytes) {
+    this.serialOut += String.fromCharCode(...bytes);
+    if (this.waitSerial && this.waitSerial.test(this.serialOut)) this.stop = true;
+  }
+
+  /**
+   * Execute until the cycle count reaches `end` or a stop condition fires.
+   * A SLEEP with SE set jumps to the next clock event: nothing else can wake
+   * the CPU here, since no pin interrupts are modelled.
+   */
+  runTo(end) {
+    const { cpu } = this;
+    const prog = cpu.progMem;
+    const { data } = cpu;
+    this.stop = false;
+    while (cpu.cycles < end && !this.stop) {
+      if (prog[cpu.pc] === SLEEP && data[M.REG.SMCR] & SE && cpu.interruptsEnabled && cpu.nextInterrupt < 0) {
+        const next = cpu.nextClockEvent;
+        if (!next || next.cycles > end) {
+          cpu.cycles = end;
+          break;
+        }
+        if (next.cycles - 1 > cpu.cycles) cpu.cycles = next.cycles - 1;
+      }
+      avrInstruction(cpu);
+      cpu.tick();
+    }
+    return cpu.cycles;
+  }
+
+  run(cycles) {
+    return this.runTo(this.cpu.cycles + cycles);
+  }
+
+  /** Run until `frames` more display frames are complete; returns how many were. */
+  runFrames(frames, maxCycles) {
+    const start = this.display.frames;
+    this.waitFrame = start + frames;
+    try {
+      this.run(maxCycles);
+    } finally {
+      this.waitFrame = undefined;
+    }
+    return this.display.frames - start;
+  }
+
+  /** Run until the unread serial output matches `regex`; returns whether it did. */
+  runUntilSerial(regex, maxCycles) {
+    if (regex.test(this.serialOut)) return true;
+    this.waitSerial = regex;
+    try {
+      this.run(maxCycles);
+    } finally {
+      this.waitSerial = undefined;
+    }
+    return regex.test(this.serialOut);
+  }
+
+  /** Run until the firmware writes GPIOR0 (with `value`, or any value if null); returns [value, cycle] or null. */
+  runUntilMarker(value, maxCycles) {
+    const seen = this.markers.length;
+    this.waitMarker = value;
+    try {
+      this.run(maxCycles);
+    } finally {
+      this.waitMarker = undefined;
+    }
+    return this.markers.slice(seen).find(([v]) => value === null || v === value) ?? null;
+  }
+
+  readSerial() {
+    const out = this.serialOut;
+    this.serialOut = '';
+    return out;
+  }
+}
