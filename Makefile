@@ -20,8 +20,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	@touch $@
 
+# The AVR toolchain comes from Debian; `whist build` generates the C++ into
+# build/gen, compiles firmware/ and build/gen with scripts/avr-build, checks
+# the size and writes distributable/Whist.hex and Whist.arduboy.
 hex: $(STAMP)
-	@echo "The firmware is not built yet: the engine and its tests are ready (make test)."
+	@scripts/need-apt gcc-avr avr-libc binutils-avr arduino-core-avr
+	$(WHIST) build --out build --dist distributable
 
 test: $(STAMP)
 	$(PY) -m pytest -q

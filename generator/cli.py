@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -87,6 +88,57 @@ def bench(seconds: float) -> None:
     from .bench import run_bench
 
     run_bench(seconds, click.echo)
+
+
+@main.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/gen"),
+              show_default=True, help="Directory for the generated C++.")
+@click.option("--assets", type=click.Path(file_okay=False, path_type=Path), default=Path("assets"),
+              show_default=True, help="Directory of the PNG art.")
+def generate(out: Path, assets: Path) -> None:
+    """Write the generated C++ (game core, sprites) into OUT."""
+    from .codegen import generate_all
+    from .sprites import SpriteError
+
+    try:
+        files = generate_all(out, assets)
+    except SpriteError as e:
+        fail(e)
+    click.echo(f"wrote {len(files)} files to {out}")
+
+
+@main.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build"),
+              show_default=True, help="Directory for generated sources and objects.")
+@click.option("--dist", type=click.Path(file_okay=False, path_type=Path), default=Path("distributable"),
+              show_default=True, help="Where Whist.hex and Whist.arduboy go.")
+def build(out: Path, dist: Path) -> None:
+    """Build the firmware from the repository root: generate, compile, check size, package."""
+    from .package import BuildError, build as run_build
+    from .sprites import SpriteError
+
+    try:
+        run_build(out, dist, click.echo)
+    except (BuildError, SpriteError) as e:
+        fail(e)
+
+
+@main.command()
+@click.argument("elf", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def size(elf: Path) -> None:
+    """Print flash and static RAM use of ELF; fail if it does not fit the Arduboy."""
+    from .package import BuildError, elf_size, size_report
+
+    try:
+        click.echo(size_report(*elf_size(elf)))
+    except BuildError as e:
+        fail(e)
+
+
+def fail(error: Exception) -> None:
+    """One line on stderr and exit status 1, no traceback."""
+    click.echo(f"error: {error}", err=True)
+    sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

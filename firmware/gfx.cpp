@@ -1,0 +1,128 @@
+#include "gfx.h"
+
+#include <string.h>
+
+#include "hw.h"
+#include "sprites.h"
+
+namespace gfx {
+
+namespace {
+
+// Applies colour c to the pixels set in `bits` of screen byte (x, page).
+void plot8(int16_t x, int16_t page, uint8_t bits, Color c) {
+  if (!bits || x < 0 || x >= hw::WIDTH || page < 0 || page >= hw::HEIGHT / 8) return;
+  uint8_t& d = hw::frame[page * hw::WIDTH + x];
+  if (c == WHITE) {
+    d |= bits;
+  } else if (c == BLACK) {
+    d &= ~bits;
+  } else {
+    d ^= bits;
+  }
+}
+
+int16_t glyph(int16_t x, int16_t y, char ch, Color c) {
+  uint8_t i = (uint8_t)(ch - 32) > 95 ? '?' - 32 : ch - 32;
+  bitmap(x, y, sprites::font + i * sprites::FONT_FRAME_BYTES, sprites::FONT_W, sprites::FONT_H, c);
+  return x + CHAR_W;
+}
+
+}  // namespace
+
+void clear(Color c) {
+  if (c == INVERT) {
+    fillRect(0, 0, hw::WIDTH, hw::HEIGHT, INVERT);
+  } else {
+    memset(hw::frame, c == WHITE ? 0xFF : 0, sizeof hw::frame);
+  }
+}
+
+void pixel(int16_t x, int16_t y, Color c) {
+  if (y >= 0) plot8(x, y >> 3, 1 << (y & 7), c);
+}
+
+bool getPixel(int16_t x, int16_t y) {
+  if (x < 0 || x >= hw::WIDTH || y < 0 || y >= hw::HEIGHT) return false;
+  return hw::frame[(y >> 3) * hw::WIDTH + x] >> (y & 7) & 1;
+}
+
+void fillRect(int16_t x, int16_t y, int16_t w, int16_t h, Color c) {
+  if (x < 0) w += x, x = 0;
+  if (y < 0) h += y, y = 0;
+  if (x + w > hw::WIDTH) w = hw::WIDTH - x;
+  if (y + h > hw::HEIGHT) h = hw::HEIGHT - y;
+  // One page at a time: the rows of [y, y+h) that fall in it.
+  for (int16_t top = y, end = y + h; top < end;) {
+    uint8_t shift = top & 7;
+    uint8_t n = (end - top < 8 - shift) ? end - top : 8 - shift;
+    uint8_t bits = (uint8_t)(((1 << n) - 1) << shift);
+    for (int16_t i = x; i < x + w; i++) plot8(i, top >> 3, bits, c);
+    top += n;
+  }
+}
+
+void hline(int16_t x, int16_t y, int16_t w, Color c) { fillRect(x, y, w, 1, c); }
+void vline(int16_t x, int16_t y, int16_t h, Color c) { fillRect(x, y, 1, h, c); }
+
+void rect(int16_t x, int16_t y, int16_t w, int16_t h, Color c) {
+  hline(x, y, w, c);
+  hline(x, y + h - 1, w, c);
+  vline(x, y + 1, h - 2, c);
+  vline(x + w - 1, y + 1, h - 2, c);
+}
+
+void bitmap(int16_t x, int16_t y, const uint8_t* bmp, uint8_t w, uint8_t h, Color c) {
+  // Each source byte lands across two screen pages when y is not a multiple of 8.
+  int16_t page = y >> 3;  // floor, also for negative y
+  uint8_t shift = y & 7;
+  for (uint8_t p = 0; p < (h + 7) / 8; p++, page++) {
+    uint8_t keep = (p == h / 8) ? (1 << (h & 7)) - 1 : 0xFF;  // rows past h
+    for (uint8_t i = 0; i < w; i++) {
+      int16_t cx = x + i;
+      if (cx < 0) continue;
+      if (cx >= hw::WIDTH) break;
+      uint16_t v = (uint16_t)(pgm_read_byte(bmp + p * w + i) & keep) << shift;
+      plot8(cx, page, v, c);
+      plot8(cx, page + 1, v >> 8, c);
+    }
+  }
+}
+
+void sprite(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h) {
+  bitmap(x, y, mask, w, h, BLACK);
+  bitmap(x, y, bmp, w, h, WHITE);
+}
+
+int16_t text(int16_t x, int16_t y, const char* s, Color c) {
+  while (*s) x = glyph(x, y, *s++, c);
+  return x;
+}
+
+int16_t textP(int16_t x, int16_t y, PGM_P s, Color c) {
+  for (char ch; (ch = pgm_read_byte(s)); s++) x = glyph(x, y, ch, c);
+  return x;
+}
+
+int16_t number(int16_t x, int16_t y, uint16_t n, Color c) {
+  char buf[6];
+  char* p = buf + sizeof buf;
+  *--p = 0;
+  do {
+    *--p = '0' + n % 10;
+    n /= 10;
+  } while (n);
+  return text(x, y, p, c);
+}
+
+uint8_t textWidth(const char* s) {
+  uint8_t n = strlen(s);
+  return n ? n * CHAR_W - 1 : 0;
+}
+
+int16_t textInverted(int16_t x, int16_t y, const char* s) {
+  fillRect(x - 1, y - 1, textWidth(s) + 2, CHAR_H + 1, WHITE);
+  return text(x, y, s, BLACK);
+}
+
+}  // namespace gfx

@@ -1,0 +1,41 @@
+// gfx: drawing into hw::frame. Coordinates may be off screen (clipped).
+//
+// Bitmaps are PROGMEM, in the layout of the generated sprites.h: ceil(h/8)
+// rows of w bytes, each byte 8 vertical pixels with the LSB on top. Text uses
+// the project font (sprites::font): 3x5 glyphs (row 5 for descenders) on a
+// 4-pixel advance, ASCII 32..127, others shown as '?'.
+#pragma once
+#include <stdint.h>
+#include <avr/pgmspace.h>
+
+namespace gfx {
+
+enum Color : uint8_t { BLACK = 0, WHITE = 1, INVERT = 2 };
+
+constexpr uint8_t CHAR_W = 4;  // advance per character
+constexpr uint8_t CHAR_H = 6;  // glyph cell height, descender included
+
+void clear(Color c = BLACK);
+void pixel(int16_t x, int16_t y, Color c = WHITE);
+bool getPixel(int16_t x, int16_t y);
+void fillRect(int16_t x, int16_t y, int16_t w, int16_t h, Color c = WHITE);
+void rect(int16_t x, int16_t y, int16_t w, int16_t h, Color c = WHITE);
+void hline(int16_t x, int16_t y, int16_t w, Color c = WHITE);
+void vline(int16_t x, int16_t y, int16_t h, Color c = WHITE);
+
+// Paints the bitmap's set bits in colour c; clear bits leave the screen as is.
+void bitmap(int16_t x, int16_t y, const uint8_t* bmp, uint8_t w, uint8_t h, Color c = WHITE);
+// Opaque sprite: where `mask` is set the screen takes the image's pixel,
+// elsewhere it is untouched (e.g. sprites::card_face with card_face_mask).
+void sprite(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h);
+
+// Text; each returns the x just after the last character.
+int16_t text(int16_t x, int16_t y, const char* s, Color c = WHITE);
+int16_t textP(int16_t x, int16_t y, PGM_P s, Color c = WHITE);
+int16_t number(int16_t x, int16_t y, uint16_t n, Color c = WHITE);
+// Highlighted text: black on a white box one pixel larger on each side.
+int16_t textInverted(int16_t x, int16_t y, const char* s);
+// Width in pixels of s (without the trailing spacing column).
+uint8_t textWidth(const char* s);
+
+}  // namespace gfx
