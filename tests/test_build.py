@@ -1,0 +1,212 @@
+"""The firmware build (`whist build`, as `make hex` runs it): reproducible, size-checked, packaged."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from generator.package import BuildError, size_report
+
+ROOT = Path(__file__).resolve().parent.parent
+needs_avr = pytest.mark.skipif(shutil.which("avr-gcc") is None,
+                               reason="avr-gcc not installed: apt-get install gcc-avr avr-libc binutils-avr arduino-core-avr")
+
+
+def whist(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, str]]:
+    """Two complete builds in separate directories: (dist dir, stdout) each."""
+    done = []
+    for name in ("a", "b"):
+        out = tmp_path_factory.mktemp(name)
+        result = whist("build", "--out", str(out / "build"), "--dist", str(out / "dist"))
+        assert result.returncode == 0, result.stderr
+        done.append((out / "dist", result.stdout))
+    return done
+
+
+@needs_avr
+def test_build_is_reproducible(builds: list[tuple[Path, str]]) -> None:
+    (a, _), (b, _) = builds
+    for name in ("Whist.hex", "Whist.arduboy"):
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+@needs_avr
+def test_size_report_is_printed(builds: list[tuple[Path, str]]) -> None:
+    out = builds[0][1]
+    assert "flash " in out and "/ 28,672 B" in out and "static RAM " in out and "left for the stack" in out
+    print(out)
+
+
+@needs_avr
+def test_arduboy_package(builds: list[tuple[Path, str]]) -> None:
+    dist = builds[0][0]
+    with zipfile.ZipFile(dist / "Whist.arduboy") as z:
+        names = z.namelist()
+        assert names == sorted(names) == ["LICENSE.txt", "Whist.hex", "banner.png", "info.json"]
+        assert all(i.date_time == (1980, 1, 1, 0, 0, 0) for i in z.infolist())
+        info = json.loads(z.read("info.json"))
+        assert z.read("Whist.hex") == (dist / "Whist.hex").read_bytes()
+        assert z.read("LICENSE.txt") == (ROOT / "LICENSE").read_bytes()
+        banner = Image.open(io.BytesIO(z.read("banner.png")))
+    for key in ("schemaVersion", "title", "version", "author", "description", "date", "genre", "url",
+                "sourceUrl", "contributors", "binaries"):
+        assert key in info, key
+    assert set(info["contributors"][0]) == {"name", "roles", "urls"}
+    assert info["binaries"] == [{"title": "Whist", "device": "Arduboy", "filename": "Whist.hex",
+                                 "cartimage": "banner.png"}]
+    assert banner.size == (128, 64)
+    assert banner.tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
+
+
+@needs_avr
+def test_size_command(builds: list[tuple[Path, str]], tmp_path: Path) -> None:
+    elf = builds[0][0].parent / "build" / "avr" / "Whist.elf"
+    result = whist("size", str(elf))
+    assert result.returncode == 0 and result.stdout.startswith("flash ")
+
+
+def test_size_limits() -> None:
+    assert "28,672 free" in size_report(0, 0)
+    size_report(28_672, 2_160)  # exactly full flash, exactly 400 B of stack: fits
+    with pytest.raises(BuildError, match="program too big"):
+        size_report(28_673, 100)
+    with pytest.raises(BuildError, match="too little RAM left for the stack"):
+        size_report(10_000, 2_161)
+
+
+def test_missing_toolchain_is_one_clear_line(tmp_path: Path) -> None:
+    env = dict(os.environ, PATH=str(tmp_path))  # no avr-gcc (nor anything else) on PATH
+    result = whist("build", "--out", str(tmp_path / "build"), "--dist", str(tmp_path / "dist"), env=env)
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: AVR toolchain missing (avr-gcc, avr-g++, avr-objcopy, avr-size); "
+                                    "run: sudo apt-get install gcc-avr avr-libc binutils-avr arduino-core-avr")
+    assert not (tmp_path / "dist").exists()
+
+
+needs_emulator = pytest.mark.skipif(shutil.which("node") is None, reason="the emulator needs Node.js")
+
+
+@needs_avr
+@needs_emulator
+def test_demo_boots_to_the_title_art(builds: list[tuple[Path, str]]) -> None:
+    from generator.emulator import Emulator, frame_to_image
+
+    with Emulator(builds[0][0] / "Whist.hex") as emu:
+        assert emu.run_until_serial("hello")
+        emu.run_ms(100)
+        assert frame_to_image(emu.screen()).tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
+        assert emu.eeprom == b"\xff" * 1024  # nothing written without a reason
+
+
+@needs_avr
+@needs_emulator
+@pytest.mark.parametrize("held, flag", [("UP", 1), ("DOWN", 0)])
+def test_system_buttons_write_only_the_audio_flag(builds: list[tuple[Path, str]], held: str, flag: int) -> None:
+    from generator.emulator import Emulator
+
+    with Emulator(builds[0][0] / "Whist.hex", eeprom=b"\x55" * 1024) as emu:
+        emu.set_buttons(["B", held])
+        emu.run_ms(100)
+        emu.set_buttons([])
+        emu.run_ms(50)
+        assert emu.eeprom == b"\x55\x55" + bytes([flag]) + b"\x55" * 1021
+
+
+@needs_avr
+@needs_emulator
+def test_up_at_boot_is_the_flashlight(builds: list[tuple[Path, str]]) -> None:
+    from generator.emulator import Emulator
+
+    with Emulator(builds[0][0] / "Whist.hex") as emu:
+        emu.press("UP")
+        emu.run_ms(100)
+        emu.release("UP")
+        emu.press("A")  # the demo would leave its title screen if it were running
+        emu.run_ms(200)
+        assert emu.screen() == b"\xff" * 1024
+
+
+SAVE_SKETCH = r"""
+#include <Arduino.h>
+#include <avr/eeprom.h>
+#include "save.h"
+struct Settings { uint8_t a; uint16_t b; };
+void setup() {
+  Settings got = {0, 0}, v = {7, 0x1234};
+  bool fresh = save::load(16, 'S', &got, sizeof got);
+  save::store(16, 'S', &v, sizeof v);
+  bool ok = save::load(16, 'S', &got, sizeof got) && got.a == 7 && got.b == 0x1234;
+  bool tag = save::load(16, 'G', &got, sizeof got);
+  bool len = save::load(16, 'S', &got, 2);
+  save::store(12, 'S', &v, sizeof v);
+  bool low = save::load(12, 'S', &got, sizeof got);
+  save::store(40, 'G', &v, sizeof v);
+  eeprom_write_byte((uint8_t*)43, 0x35);
+  bool corrupt = save::load(40, 'G', &got, sizeof got);
+  save::store(60, 'G', &v, sizeof v);
+  save::erase(60);
+  bool erased = save::load(60, 'G', &got, sizeof got);
+  Serial.begin(9600);
+  Serial.print(fresh); Serial.print(ok); Serial.print(tag); Serial.print(len);
+  Serial.print(low); Serial.print(corrupt); Serial.println(erased);
+}
+void loop() {}
+"""
+
+
+@needs_avr
+@needs_emulator
+def test_save_blocks(tmp_path: Path) -> None:
+    from generator.emulator import Emulator
+
+    (tmp_path / "sketch.cpp").write_text(SAVE_SKETCH)
+    env = dict(os.environ, AVR_FLAGS=f"-I{ROOT / 'firmware'} -Wall -Wextra")
+    subprocess.run([str(ROOT / "scripts" / "avr-build"), str(tmp_path), "save", str(tmp_path / "sketch.cpp"),
+                    str(ROOT / "firmware" / "save.cpp")], env=env, check=True)
+    with Emulator(tmp_path / "save.hex") as emu:
+        assert emu.run_until_serial("\n")
+        # fresh=0 ok=1 other-tag=0 other-length=0 below-16=0 corrupt=0 erased=0
+        assert emu.serial_read() == b"0100000\r\n"
+        eeprom = emu.eeprom
+    assert eeprom[:16] == b"\xff" * 16
+    a = b = 0  # Fletcher-16 of tag, length and data, stored low byte first
+    for v in (ord("S"), 3, 7, 0x34, 0x12):
+        a = (a + v) % 255
+        b = (b + a) % 255
+    assert eeprom[16:23] == b"WS\x07\x34\x12" + bytes([a, b])
+    assert eeprom[60] == 0xFF and eeprom[61] == ord("G")
+
+
+@needs_avr
+@needs_emulator
+def test_random_seed_returns_and_varies(tmp_path: Path) -> None:
+    from generator.emulator import Emulator
+
+    (tmp_path / "sketch.cpp").write_text('#include <Arduino.h>\n#include "hw.h"\n'
+                                         'void setup() { Serial.begin(9600); Serial.println(hw::randomSeed(), HEX); }\n'
+                                         'void loop() {}\n')
+    env = dict(os.environ, AVR_FLAGS=f"-I{ROOT / 'firmware'}")
+    subprocess.run([str(ROOT / "scripts" / "avr-build"), str(tmp_path), "seed", str(tmp_path / "sketch.cpp"),
+                    str(ROOT / "firmware" / "hw.cpp")], env=env, check=True)
+    seeds = set()
+    for adc_seed in (1, 2):
+        with Emulator(tmp_path / "seed.hex", adc_seed=adc_seed) as emu:
+            assert emu.run_until_serial("\n")
+            seeds.add(emu.serial_read())
+    assert len(seeds) == 2
