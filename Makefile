@@ -6,6 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 WHIST := $(VENV)/bin/whist
 STAMP := $(VENV)/.installed
+NODE_STAMP := emulator/node_modules/.package-lock.json
 
 .PHONY: all hex test bench venv clean
 
@@ -27,7 +28,11 @@ hex: $(STAMP)
 	@scripts/need-apt gcc-avr avr-libc binutils-avr arduino-core-avr
 	$(WHIST) build --out build --dist distributable
 
-test: $(STAMP)
+# The emulator's Node dependencies (avr8js), pinned by emulator/package-lock.json.
+$(NODE_STAMP): emulator/package-lock.json
+	npm ci --prefix emulator --no-audit --no-fund
+
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -q
 
 bench: $(STAMP)

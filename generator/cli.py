@@ -141,5 +141,32 @@ def fail(error: Exception) -> None:
     sys.exit(1)
 
 
+@main.command()
+@click.argument("hex_file", metavar="HEX", type=click.Path(exists=True, dir_okay=False))
+@click.option("--frames", type=click.IntRange(0), default=60, show_default=True, help="Display frames to run.")
+@click.option("--ms", type=click.FloatRange(0), default=0, help="Emulated milliseconds to run after the frames.")
+@click.option("--press", default="", metavar="SCHEDULE",
+              help='Buttons by display frame: "A@60,RIGHT@90-120" (held 4 frames unless a release frame is given).')
+@click.option("--serial-in", metavar="TEXT", help="Send TEXT over USB serial (backslash escapes such as \\n work).")
+@click.option("--screenshot", type=click.Path(dir_okay=False), help="Save the last screen as PNG.")
+@click.option("--gif", type=click.Path(dir_okay=False), help="Save every frame as an animated GIF.")
+@click.option("--scale", type=click.IntRange(1, 16), default=2, show_default=True, help="Pixel size in images.")
+@click.option("--eeprom-in", type=click.File("rb"), help="Start from this 1024-byte EEPROM image.")
+@click.option("--eeprom-out", type=click.Path(dir_okay=False), help="Save the EEPROM image at the end.")
+@click.option("--usb", type=click.Choice(["minimal", "full", "none"]), default="minimal", show_default=True,
+              help="Host enumeration: minimal opens Serial; full is Linux-like; none never attaches.")
+def emulate(hex_file: str, frames: int, ms: float, press: str, serial_in: str | None, screenshot: str | None,
+            gif: str | None, scale: int, eeprom_in, eeprom_out: str | None, usb: str) -> None:
+    """Run HEX in the Arduboy emulator: serial output to stdout, summary and markers to stderr (docs/emulator.md)."""
+    from .emulator import EmulatorError, run_emulate
+
+    try:
+        run_emulate(hex_file, frames=frames, ms=ms, press=press, serial_in=serial_in, screenshot=screenshot,
+                    gif=gif, scale=scale, eeprom_in=eeprom_in.read() if eeprom_in else None,
+                    eeprom_out=eeprom_out, usb=usb, echo=lambda line: click.echo(line, err=True))
+    except (EmulatorError, ValueError) as e:
+        fail(e)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

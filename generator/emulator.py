@@ -12,9 +12,10 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,8 +90,12 @@ def frame_to_image(picture: bytes, scale: int = 1) -> Image.Image:
     return image.resize((WIDTH * scale, HEIGHT * scale), Image.NEAREST) if scale != 1 else image
 
 
-def save_gif(pictures: Sequence[bytes], path: str | Path, frame_ms: int = 16, scale: int = 1) -> None:
-    """Save frames as an animated GIF (looping), `frame_ms` per frame."""
+def save_gif(pictures: Sequence[bytes], path: str | Path, frame_ms: int = 20, scale: int = 1) -> None:
+    """Save frames as a looping animated GIF, `frame_ms` per frame.
+
+    GIF delays count in 10 ms and browsers slow anything under 20 ms, so the
+    default is 20 ms rather than the game's 16 ms; identical frames merge.
+    """
     if not pictures:
         raise ValueError("no frames to save")
     images = [frame_to_image(p, scale).convert("P") for p in pictures]
@@ -114,9 +119,13 @@ class Emulator:
         except OSError as e:
             raise EmulatorError(f"cannot start {node}: {e}") from e
         request: dict[str, Any] = {"hex": str(Path(hex_path).resolve()), "adc_seed": adc_seed, "usb": usb}
-        if eeprom is not None:
-            request["eeprom"] = _eeprom_hex(eeprom)
-        self._call("load", **request)
+        try:
+            if eeprom is not None:
+                request["eeprom"] = _eeprom_hex(eeprom)
+            self._call("load", **request)
+        except BaseException:
+            self.close()
+            raise
 
     def __enter__(self) -> Emulator:
         return self
@@ -282,3 +291,43 @@ def measure_speed(hex_path: str | Path, seconds: float = 2.0) -> float:
         while time.perf_counter() - start < seconds:
             cycles = emu.run(CLOCK_HZ // 4)
         return (cycles - start_cycles) / (time.perf_counter() - start)
+
+
+def run_emulate(hex_path: str | Path, *, frames: int, ms: float, press: str, serial_in: str | None,
+                screenshot: str | None, gif: str | None, scale: int, eeprom_in: bytes | None,
+                eeprom_out: str | None, usb: str, echo: Callable[[str], None]) -> None:
+    """The `whist emulate` command: run, then write what was asked for; messages go to `echo`.
+
+    Serial output is written raw to stdout so it can be piped; everything else
+    (summary, markers) goes through `echo`, meant for stderr.
+    """
+    presses = parse_schedule(press)
+    with Emulator(hex_path, eeprom=eeprom_in, usb=usb) as emu:
+        started = time.perf_counter()
+        if serial_in:
+            emu.serial_write(serial_in.encode().decode("unicode_escape").encode("latin-1"))
+        try:
+            pictures = emu.play(frames, presses, record=gif is not None)
+        except EmulatorError as e:
+            raise EmulatorError(f"{e}; for firmware that does not draw, run by time: --frames 0 --ms N") from e
+        if ms:
+            emu.run_ms(ms)
+        sys.stdout.buffer.write(emu.serial_read())
+        sys.stdout.flush()
+        status = emu.status()
+        wall = time.perf_counter() - started
+        cycles = status["cycles"]
+        echo(f"{status['frames']} frames, {cycles} cycles ({cycles / CYCLES_PER_MS:.1f} ms emulated) "
+             f"in {wall:.2f} s, {cycles / wall / 1e6:.1f} M cycles/s; serial port "
+             + (f"open at {status['usb']['openedAt'] / CYCLES_PER_MS:.2f} ms" if status["usb"]["openedAt"]
+                else "not open"))
+        last = None
+        for value, cycle in emu.markers():
+            echo(f"marker {value} at cycle {cycle}" + (f" (+{cycle - last})" if last is not None else ""))
+            last = cycle
+        if screenshot:
+            emu.screenshot(screenshot, scale)
+        if gif:
+            save_gif(pictures or [emu.screen()], gif, scale=scale)
+        if eeprom_out:
+            Path(eeprom_out).write_bytes(emu.eeprom)

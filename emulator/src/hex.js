@@ -10,6 +10,7 @@
 export function parseHex(text, size) {
   const flash = new Uint8Array(size).fill(0xff);
   let base = 0;
+  let records = 0;
   const lines = text.split(/\r?\n/);
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n].trim();
@@ -31,6 +32,7 @@ export function parseHex(text, size) {
       const addr = base + offset;
       if (addr + count > size) throw new Error(`data beyond flash (0x${addr.toString(16)}) at ${where}`);
       flash.set(data, addr);
+      records++;
     } else if (type === 0x01) {
       break;
     } else if (type === 0x02) {
@@ -39,5 +41,6 @@ export function parseHex(text, size) {
       base = ((data[0] << 8) | data[1]) << 16;
     } // 0x03/0x05 (start address) carry nothing for an AVR image.
   }
+  if (!records) throw new Error('no data records in the Intel HEX file');
   return flash;
 }
