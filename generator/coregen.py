@@ -11,8 +11,8 @@ from pathlib import Path
 
 import jinja2
 
-from . import cards, prng, protocol, rules, trace
-from .players import DEVICE_PLAYERS
+from . import cards, display, prng, protocol, rules, trace
+from .players import DEVICE_PLAYERS, HUMAN
 
 TEMPLATES = Path(__file__).parent / "templates"
 CORE_FILES = ("whist_core.h", "whist_core.cpp")
@@ -33,8 +33,15 @@ def core_context() -> dict:
         })
     players = list(DEVICE_PLAYERS)
     d = protocol.DEFAULTS
+    # each order packed into a byte, 2 bits per suit, leftmost suit lowest
+    suit_orders = [
+        [sum(s << (2 * i) for i, s in enumerate(display.suit_order(t, style))) for t in range(4)]
+        for style in display.SUIT_ORDER_STYLES
+    ]
     return {
         "source": "generator/coregen.py",
+        "suit_order_styles": display.SUIT_ORDER_STYLES,
+        "suit_orders": suit_orders,
         "ranks": cards.RANKS,
         "suits": cards.SUITS,
         "ranks_per_suit": cards.RANKS_PER_SUIT,
@@ -46,6 +53,7 @@ def core_context() -> dict:
         "decks": decks,
         "scorings": scorings,
         "players": players,
+        "human": HUMAN,
         "high": rules.HIGH,
         "low": rules.LOW,
         "mode_names": rules.MODE_NAMES,

@@ -61,6 +61,7 @@ PLAYERS: dict[str, PlayerFactory] = {
 # Players the firmware has, in its enumeration order; each has a C++ template
 # generator/templates/players/<name>.cpp.j2 defining choose<Name>(Game&).
 DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy")
+HUMAN = "human"  # the trace name of a seat played by a person
 
 
 def make_player(name: str, rng: Rng) -> Player:
