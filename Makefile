@@ -40,3 +40,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf build .pytest_cache
+
+.PHONY: upload
+upload: hex
+	$(WHIST) upload $(if $(PORT),--port $(PORT))

@@ -91,6 +91,30 @@ def bench(seconds: float) -> None:
 
 
 @main.command()
+@click.argument("file", default="distributable/Whist.hex")
+@click.option("--port", metavar="PORT", default=None, help="Serial port (found by USB id if omitted).")
+def upload(file: str, port: str | None) -> None:
+    """Upload FILE (.hex or .arduboy; default distributable/Whist.hex) to an Arduboy over USB.
+
+    \b
+    One command: it finds the Arduboy by USB id, resets the running game into
+    the bootloader (1200-baud touch), writes and verifies the pages, then
+    starts the game. Nothing is sent to the device unless FILE is valid.
+
+    \b
+    Recovery (the game hangs or the Arduboy is not found): hold UP while
+    switching on (flashlight mode: the game waits, so the upload works as
+    usual), or press reset and run this command within 8 seconds, while
+    the bootloader waits. Add --port if the port is not found by itself.
+    On Linux, "permission denied" means: sudo usermod -aG dialout $USER,
+    then log out and in. See docs/upload.md.
+    """
+    from .uploader import run
+
+    sys.exit(run(file, port))
+
+
+@main.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/gen"),
               show_default=True, help="Directory for the generated C++.")
 @click.option("--assets", type=click.Path(file_okay=False, path_type=Path), default=Path("assets"),

@@ -163,8 +163,8 @@ class CaterinaSim:
         self._send(OK)
 
     def _exit(self) -> None:
+        self.exited = True  # before the reply, so a client that got it sees the state
         self._send(OK)
-        self.exited = True
 
     _HANDLERS = {
         b"S": lambda self: self._send(self.ident),
