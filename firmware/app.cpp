@@ -139,6 +139,9 @@ void setup() {
   hw::begin();
   Serial.begin(9600);
   setSink(serialSink);
+  // A trace comment: heard by emulators, which open the port within ~7 ms;
+  // a PC usually opens it later and misses it, which is harmless.
+  printComment(PSTR("whist " WHIST_VERSION " ready"));
 }
 
 void loop() {

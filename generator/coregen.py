@@ -11,7 +11,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import cards, display, prng, protocol, rules, trace
+from . import __version__, cards, display, prng, protocol, rules, trace
 from .players import DEVICE_PLAYERS, HUMAN
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -40,6 +40,7 @@ def core_context() -> dict:
     ]
     return {
         "source": "generator/coregen.py",
+        "version": __version__,
         "suit_order_styles": display.SUIT_ORDER_STYLES,
         "suit_orders": suit_orders,
         "ranks": cards.RANKS,

@@ -104,11 +104,11 @@ needs_emulator = pytest.mark.skipif(shutil.which("node") is None, reason="the em
 
 @needs_avr
 @needs_emulator
-def test_demo_boots_to_the_title_art(builds: list[tuple[Path, str]]) -> None:
+def test_game_boots_to_the_title_art(builds: list[tuple[Path, str]]) -> None:
     from generator.emulator import Emulator, frame_to_image
 
     with Emulator(builds[0][0] / "Whist.hex") as emu:
-        assert emu.run_until_serial("hello")
+        assert emu.run_until_serial("# whist ")
         emu.run_ms(100)
         assert frame_to_image(emu.screen()).tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
         assert emu.eeprom == b"\xff" * 1024  # nothing written without a reason
@@ -137,7 +137,7 @@ def test_up_at_boot_is_the_flashlight(builds: list[tuple[Path, str]]) -> None:
         emu.press("UP")
         emu.run_ms(100)
         emu.release("UP")
-        emu.press("A")  # the demo would leave its title screen if it were running
+        emu.press("A")  # the game would leave its title screen if it were running
         emu.run_ms(200)
         assert emu.screen() == b"\xff" * 1024
 
