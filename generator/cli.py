@@ -44,13 +44,37 @@ def main() -> None:
 @main.command()
 @click.option("--seed", type=U32, required=True, help="Game seed (deal number), 0..4294967295.")
 @variant_options
-def trace(seed: int, deck: str, scoring: str, target: int, p0: str, p1: str) -> None:
-    """Print the trace v1 of a whole game between two computer players (docs/trace.md)."""
+@click.option("--port", metavar="PORT", default=None,
+              help="Also play the game on an Arduboy on this serial port and diff its trace with the engine's.")
+def trace(seed: int, deck: str, scoring: str, target: int, p0: str, p1: str, port: str | None) -> None:
+    """Print the trace v1 of a whole game between two computer players (docs/trace.md).
+
+    With --port, the same game is played on a device running Whist (the
+    `play` command over USB serial) and the two traces are compared: exit 0
+    if they are identical, 1 with the first differing line otherwise.
+    """
     from .game import play_game
     from .rules import Variant
 
     variant = Variant.make(int(deck), scoring, target)
-    play_game(seed, variant, (p0, p1), emit=click.echo)
+    if port is None:
+        play_game(seed, variant, (p0, p1), emit=click.echo)
+        return
+    from .device import DeviceError, run_trace
+    from .protocol import play_command
+    from .trace import first_difference
+
+    want = play_game(seed, variant, (p0, p1)).lines
+    try:
+        got = run_trace(port, play_command(seed, variant, p0, p1, fast=True))
+    except DeviceError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(1)
+    diff = first_difference(want, got)
+    if diff:
+        click.echo(diff, err=True)
+        sys.exit(1)
+    click.echo(f"identical: {len(want)} trace lines from the engine and from {port}")
 
 
 @main.command()

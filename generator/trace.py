@@ -69,6 +69,22 @@ def content_lines(text: Iterable[str]) -> list[tuple[int, str]]:
     return out
 
 
+def first_difference(want: Iterable[str], got: Iterable[str]) -> str | None:
+    """None if two traces agree (``#`` comments and blank lines ignored), else a
+    message with the first differing line of both."""
+    a = [line for _, line in content_lines(want)]
+    b = [line for _, line in content_lines(got)]
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"first difference at trace line {i + 1}:\n  engine: {x}\n  device: {y}"
+    if len(a) != len(b):
+        i = min(len(a), len(b))
+        x = a[i] if i < len(a) else "(end of trace)"
+        y = b[i] if i < len(b) else "(end of trace)"
+        return f"first difference at trace line {i + 1}:\n  engine: {x}\n  device: {y}"
+    return None
+
+
 # -- replay -------------------------------------------------------------------
 
 class TraceError(Exception):
