@@ -16,8 +16,8 @@ from click.testing import CliRunner
 from PIL import Image
 
 from generator.cli import main
-from generator.emulator import (CYCLES_PER_MS, Emulator, EmulatorError, Press, frame_to_image, measure_speed,
-                                parse_schedule)
+from generator.emulator import (CYCLES_PER_MS, EMULATOR_DIR, Emulator, EmulatorError, Press, ensure_node_deps,
+                                frame_to_image, measure_speed, parse_schedule)
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -241,3 +241,10 @@ def test_cli_emulate_explains_a_firmware_that_does_not_draw(build: Callable[[str
 
 def test_measure_speed(build: Callable[[str], Path]) -> None:
     assert measure_speed(build("display"), seconds=0.3) > 1_000_000
+
+
+def test_node_unit_tests() -> None:
+    """The register-level tests of the display and USB models (emulator/test/, node:test)."""
+    ensure_node_deps()
+    result = subprocess.run(["node", "--test", "test/"], cwd=EMULATOR_DIR, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-1000:]

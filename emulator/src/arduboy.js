@@ -34,7 +34,7 @@ export class Arduboy {
       this.display.spiByte(value);
       cpu.addClockEvent(() => this.spi.completeTransfer(0xff), this.spi.transferCycles);
     };
-    this.ports.ports.D.addListener((value) => this.display.portChanged(value));
+    this.ports.ports.D.addListener(() => this.display.portChanged());
     this.serialOut = ''; // bytes from the firmware not yet read, one char per byte
     this.usb = new USB(cpu, {
       pllLocked: () => this.pll.locked,

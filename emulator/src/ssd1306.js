@@ -1,11 +1,13 @@
 // SSD1306 128x64 OLED fed from the SPI bus. DC (PD4) selects command or data,
-// CS (PD6) must be low, RST (PD7) low resets the controller. The display RAM
+// CS (PD6) must be low, RST (PD7) driven low resets the controller (an
+// undriven RST counts as high, so firmware that never touches it still works). The display RAM
 // is 8 pages x 128 columns, one byte = 8 vertical pixels, LSB on top.
 // A frame is counted each time the write pointer wraps past the end of the
 // addressing window (horizontal or vertical mode), i.e. once per full update.
 
 const WIDTH = 128;
 const PAGES = 8;
+const DDRD = 0x2a;
 const PORTD = 0x2b;
 const DC = 1 << 4;
 const CS = 1 << 6;
@@ -25,7 +27,7 @@ export class SSD1306 {
     this.frames = 0;
     this.onFrame = () => {};
     this.reset();
-    this.lastRst = true;
+    this.wasInReset = false;
   }
 
   /** Power-on register values (datasheet section 8.9 and the command table). */
@@ -47,22 +49,22 @@ export class SSD1306 {
   /** Called for every byte the CPU shifts out over SPI. */
   spiByte(value) {
     const portd = this.cpu.data[PORTD];
-    const rst = (portd & RST) !== 0;
-    if (!rst) {
-      this.reset();
-      this.lastRst = false;
-      return;
-    }
-    this.lastRst = true;
+    if (this.inReset()) return;
     if (portd & CS) return;
     if (portd & DC) this.data(value);
     else this.commandByte(value);
   }
 
-  /** A low level on RST resets the controller even without SPI traffic. */
-  portChanged(portd) {
-    if (!(portd & RST) && this.lastRst) this.reset();
-    this.lastRst = (portd & RST) !== 0;
+  inReset() {
+    const { data } = this.cpu;
+    return (data[DDRD] & RST) !== 0 && (data[PORTD] & RST) === 0;
+  }
+
+  /** Called on every port D change: RST going low resets the controller. */
+  portChanged() {
+    const low = this.inReset();
+    if (low && !this.wasInReset) this.reset();
+    this.wasInReset = low;
   }
 
   commandByte(value) {
