@@ -22,10 +22,67 @@ void plot8(int16_t x, int16_t page, uint8_t bits, Color c) {
   }
 }
 
-int16_t glyph(int16_t x, int16_t y, char ch, Color c) {
-  uint8_t i = (uint8_t)(ch - 32) > 95 ? '?' - 32 : ch - 32;
-  bitmap(x, y, sprites::font + i * sprites::FONT_FRAME_BYTES, sprites::FONT_W, sprites::FONT_H, c);
-  return x + CHAR_W;
+// Combines one byte of image bits into a screen byte (the caller has shifted it).
+// With a mask (also shifted) the screen takes the image where the mask is set.
+__attribute__((always_inline)) inline void combine(uint8_t& d, uint8_t img, uint8_t mask, bool masked, Color c) {
+  if (masked) {
+    d = (d & ~mask) | img;
+  } else if (c == WHITE) {
+    d |= img;
+  } else if (c == BLACK) {
+    d &= ~img;
+  } else {
+    d ^= img;
+  }
+}
+
+// bitmap() and sprite(): columns are clipped once, then each source page
+// lands on up to two screen pages (two when y is not a multiple of 8). The
+// shift is a multiply by 1 << shift, one MUL on the AVR.
+void blit(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h, Color c) {
+  if (x >= hw::WIDTH || x + w <= 0 || y >= hw::HEIGHT || y + h <= 0) return;
+  uint8_t first = x < 0 ? -x : 0;
+  uint8_t last = x + w > hw::WIDTH ? hw::WIDTH - x : w;
+  int8_t page = y >> 3;  // floor, also for negative y
+  uint8_t mul = 1 << (y & 7);
+  for (uint8_t p = 0; p < (h + 7) / 8; p++, page++) {
+    bool upper = page >= 0 && page < hw::HEIGHT / 8;
+    bool lower = mul != 1 && page + 1 >= 0 && page + 1 < hw::HEIGHT / 8;
+    if (!upper && !lower) continue;
+    uint8_t keep = (p == h / 8) ? (1 << (h & 7)) - 1 : 0xFF;  // rows past h
+    uint16_t offset = p * w;
+    uint8_t* d = hw::frame + page * hw::WIDTH + x;
+    for (uint8_t i = first; i < last; i++) {
+      uint16_t v = (uint8_t)(pgm_read_byte(bmp + offset + i) & keep) * mul;
+      uint16_t m = mask ? (uint8_t)(pgm_read_byte(mask + offset + i) & keep) * mul : 0;
+      if (upper) combine(d[i], v, m, mask, c);
+      if (lower) combine(d[i + hw::WIDTH], v >> 8, m >> 8, mask, c);
+    }
+  }
+}
+
+// Text: the row position is worked out once per string, then each glyph is
+// FONT_W bytes of one page (the font is at most 8 pixels high).
+static_assert(sprites::FONT_H <= 8, "glyphs must fit one page");
+
+int16_t textRun(int16_t x, int16_t y, const char* s, bool progmem, Color c) {
+  int16_t page = y >> 3;  // floor, also for negative y
+  uint8_t mul = 1 << (y & 7);
+  bool upper = page >= 0 && page < hw::HEIGHT / 8;
+  bool lower = mul != 1 && page >= -1 && page < hw::HEIGHT / 8 - 1;
+  uint8_t* d = hw::frame + page * hw::WIDTH;
+  for (char ch; (ch = progmem ? pgm_read_byte(s) : *s); s++, x += CHAR_W) {
+    uint8_t i = (uint8_t)(ch - 32) > 95 ? '?' - 32 : ch - 32;
+    const uint8_t* g = sprites::font + i * sprites::FONT_FRAME_BYTES;
+    for (uint8_t col = 0; col < sprites::FONT_W; col++) {
+      int16_t cx = x + col;
+      if (cx < 0 || cx >= hw::WIDTH) continue;
+      uint16_t v = pgm_read_byte(g + col) * mul;
+      if (upper) combine(d[cx], v, 0, false, c);
+      if (lower) combine(d[cx + hw::WIDTH], v >> 8, 0, false, c);
+    }
+  }
+  return x;
 }
 
 }  // namespace
@@ -73,36 +130,16 @@ void rect(int16_t x, int16_t y, int16_t w, int16_t h, Color c) {
 }
 
 void bitmap(int16_t x, int16_t y, const uint8_t* bmp, uint8_t w, uint8_t h, Color c) {
-  // Each source byte lands across two screen pages when y is not a multiple of 8.
-  int16_t page = y >> 3;  // floor, also for negative y
-  uint8_t shift = y & 7;
-  for (uint8_t p = 0; p < (h + 7) / 8; p++, page++) {
-    uint8_t keep = (p == h / 8) ? (1 << (h & 7)) - 1 : 0xFF;  // rows past h
-    for (uint8_t i = 0; i < w; i++) {
-      int16_t cx = x + i;
-      if (cx < 0) continue;
-      if (cx >= hw::WIDTH) break;
-      uint16_t v = (uint16_t)(pgm_read_byte(bmp + p * w + i) & keep) << shift;
-      plot8(cx, page, v, c);
-      plot8(cx, page + 1, v >> 8, c);
-    }
-  }
+  blit(x, y, bmp, nullptr, w, h, c);
 }
 
 void sprite(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h) {
-  bitmap(x, y, mask, w, h, BLACK);
-  bitmap(x, y, bmp, w, h, WHITE);
+  blit(x, y, bmp, mask, w, h, WHITE);
 }
 
-int16_t text(int16_t x, int16_t y, const char* s, Color c) {
-  while (*s) x = glyph(x, y, *s++, c);
-  return x;
-}
+int16_t text(int16_t x, int16_t y, const char* s, Color c) { return textRun(x, y, s, false, c); }
 
-int16_t textP(int16_t x, int16_t y, PGM_P s, Color c) {
-  for (char ch; (ch = pgm_read_byte(s)); s++) x = glyph(x, y, ch, c);
-  return x;
-}
+int16_t textP(int16_t x, int16_t y, PGM_P s, Color c) { return textRun(x, y, s, true, c); }
 
 int16_t number(int16_t x, int16_t y, uint16_t n, Color c) {
   char buf[6];

@@ -100,27 +100,65 @@ def test_missing_toolchain_is_one_clear_line(tmp_path: Path) -> None:
 
 
 needs_emulator = pytest.mark.skipif(shutil.which("node") is None, reason="the emulator needs Node.js")
+PLATFORM = ("hw", "buttons", "gfx", "sound", "save", "serial_line", "sprites")
+
+
+def sketch_hex(tmp: Path, name: str, source: str) -> Path:
+    """Compile a test sketch against the hardware layer (not the game app)."""
+    from generator import sprites
+
+    sprites.generate(ROOT / "assets", tmp / "gen")
+    (tmp / f"sketch_{name}.cpp").write_text(source)  # object names must not clash with firmware/
+    env = dict(os.environ, AVR_FLAGS=f"-I{tmp / 'gen'} -I{ROOT / 'firmware'} -Wall -Wextra")
+    srcs = [str(tmp / f"sketch_{name}.cpp")] + [str(ROOT / "firmware" / f"{m}.cpp") for m in PLATFORM]
+    subprocess.run([str(ROOT / "scripts" / "avr-build"), str(tmp), name, *srcs], env=env, check=True)
+    return tmp / f"{name}.hex"
+
+
+BOOT_SKETCH = r"""
+#include <Arduino.h>
+#include "buttons.h"
+#include "gfx.h"
+#include "hw.h"
+#include "sprites.h"
+void setup() { hw::begin(); Serial.begin(9600); }
+void loop() {
+  if (!hw::nextFrame()) return;
+  gfx::bitmap(0, 0, sprites::title, sprites::TITLE_W, sprites::TITLE_H);
+  if (buttons::justPressed(buttons::A)) Serial.println("A");
+  hw::display(true);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def boot_hex(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return sketch_hex(tmp_path_factory.mktemp("boot"), "boot", BOOT_SKETCH)
 
 
 @needs_avr
 @needs_emulator
-def test_game_boots_to_the_title_art(builds: list[tuple[Path, str]]) -> None:
+def test_display_and_buttons(boot_hex: Path) -> None:
     from generator.emulator import Emulator, frame_to_image
 
-    with Emulator(builds[0][0] / "Whist.hex") as emu:
-        assert emu.run_until_serial("# whist ")
+    with Emulator(boot_hex) as emu:
         emu.run_ms(100)
         assert frame_to_image(emu.screen()).tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
+        emu.press("A")
+        emu.run_ms(100)  # held for several frames: one press
+        emu.release("A")
+        emu.run_ms(50)
+        assert emu.serial_read() == b"A\r\n"
         assert emu.eeprom == b"\xff" * 1024  # nothing written without a reason
 
 
 @needs_avr
 @needs_emulator
 @pytest.mark.parametrize("held, flag", [("UP", 1), ("DOWN", 0)])
-def test_system_buttons_write_only_the_audio_flag(builds: list[tuple[Path, str]], held: str, flag: int) -> None:
+def test_system_buttons_write_only_the_audio_flag(boot_hex: Path, held: str, flag: int) -> None:
     from generator.emulator import Emulator
 
-    with Emulator(builds[0][0] / "Whist.hex", eeprom=b"\x55" * 1024) as emu:
+    with Emulator(boot_hex, eeprom=b"\x55" * 1024) as emu:
         emu.set_buttons(["B", held])
         emu.run_ms(100)
         emu.set_buttons([])
@@ -130,16 +168,17 @@ def test_system_buttons_write_only_the_audio_flag(builds: list[tuple[Path, str]]
 
 @needs_avr
 @needs_emulator
-def test_up_at_boot_is_the_flashlight(builds: list[tuple[Path, str]]) -> None:
+def test_up_at_boot_is_the_flashlight(boot_hex: Path) -> None:
     from generator.emulator import Emulator
 
-    with Emulator(builds[0][0] / "Whist.hex") as emu:
+    with Emulator(boot_hex) as emu:
         emu.press("UP")
         emu.run_ms(100)
         emu.release("UP")
-        emu.press("A")  # the game would leave its title screen if it were running
+        emu.press("A")  # the sketch would draw and answer if it were running
         emu.run_ms(200)
         assert emu.screen() == b"\xff" * 1024
+        assert emu.serial_read() == b""
 
 
 SAVE_SKETCH = r"""
@@ -175,11 +214,8 @@ void loop() {}
 def test_save_blocks(tmp_path: Path) -> None:
     from generator.emulator import Emulator
 
-    (tmp_path / "sketch.cpp").write_text(SAVE_SKETCH)
-    env = dict(os.environ, AVR_FLAGS=f"-I{ROOT / 'firmware'} -Wall -Wextra")
-    subprocess.run([str(ROOT / "scripts" / "avr-build"), str(tmp_path), "save", str(tmp_path / "sketch.cpp"),
-                    str(ROOT / "firmware" / "save.cpp")], env=env, check=True)
-    with Emulator(tmp_path / "save.hex") as emu:
+    hex_path = sketch_hex(tmp_path, "save", SAVE_SKETCH)
+    with Emulator(hex_path) as emu:
         assert emu.run_until_serial("\n")
         # fresh=0 ok=1 other-tag=0 other-length=0 below-16=0 corrupt=0 erased=0
         assert emu.serial_read() == b"0100000\r\n"
@@ -198,15 +234,75 @@ def test_save_blocks(tmp_path: Path) -> None:
 def test_random_seed_returns_and_varies(tmp_path: Path) -> None:
     from generator.emulator import Emulator
 
-    (tmp_path / "sketch.cpp").write_text('#include <Arduino.h>\n#include "hw.h"\n'
-                                         'void setup() { Serial.begin(9600); Serial.println(hw::randomSeed(), HEX); }\n'
-                                         'void loop() {}\n')
-    env = dict(os.environ, AVR_FLAGS=f"-I{ROOT / 'firmware'}")
-    subprocess.run([str(ROOT / "scripts" / "avr-build"), str(tmp_path), "seed", str(tmp_path / "sketch.cpp"),
-                    str(ROOT / "firmware" / "hw.cpp")], env=env, check=True)
+    hex_path = sketch_hex(tmp_path, "seed", '#include <Arduino.h>\n#include "hw.h"\n'
+                          'void setup() { Serial.begin(9600); Serial.println(hw::randomSeed(), HEX); }\n'
+                          'void loop() {}\n')
     seeds = set()
     for adc_seed in (1, 2):
-        with Emulator(tmp_path / "seed.hex", adc_seed=adc_seed) as emu:
+        with Emulator(hex_path, adc_seed=adc_seed) as emu:
             assert emu.run_until_serial("\n")
             seeds.add(emu.serial_read())
     assert len(seeds) == 2
+
+
+GFX_SKETCH = r"""
+#include <Arduino.h>
+#include "gfx.h"
+#include "hw.h"
+#include "sprites.h"
+using namespace sprites;
+void setup() {
+  hw::begin();
+  gfx::fillRect(10, 10, 50, 30);
+  gfx::sprite(-5, -7, card_back, card_back_mask, CARD_BACK_W, CARD_BACK_H);
+  gfx::sprite(120, 50, card_face, card_face_mask, CARD_FACE_W, CARD_FACE_H);
+  gfx::sprite(40, 13, card_face, card_face_mask, CARD_FACE_W, CARD_FACE_H);
+  gfx::bitmap(42, 15, ranks + 12 * RANKS_FRAME_BYTES, RANKS_W, RANKS_H, gfx::BLACK);
+  gfx::text(-2, 45, "Hi 10!");
+  gfx::textInverted(70, 3, "ok");
+  gfx::number(100, 61, 407);
+  hw::display();
+}
+void loop() {}
+"""
+
+
+def reference_gfx() -> Image.Image:
+    """What GFX_SKETCH should show, drawn with Pillow from the PNGs."""
+    assets = ROOT / "assets"
+    screen = Image.new("1", (128, 64), 0)
+    screen.paste(1, (10, 10, 60, 40))
+    back, face = Image.open(assets / "card_back.png"), Image.open(assets / "card_face.png")
+    for img, xy in ((back, (-5, -7)), (face, (120, 50)), (face, (40, 13))):
+        screen.paste(img.convert("1"), xy, img.getchannel("A"))
+    ace = Image.open(assets / "ranks.png").crop((60, 0, 65, 7))
+    screen.paste(0, (42, 15), ace)
+    font = Image.open(assets / "font.png")
+
+    def text(x: int, y: int, s: str, ink: int) -> None:
+        for ch in s:
+            k = ord(ch) - 32
+            cell = font.crop((k % 16 * 4, k // 16 * 6, k % 16 * 4 + 3, k // 16 * 6 + 6))
+            screen.paste(ink, (x, y), cell)
+            x += 4
+
+    text(-2, 45, "Hi 10!", 1)
+    screen.paste(1, (69, 2, 69 + 2 * 4 - 1 + 2, 2 + 7))
+    text(70, 3, "ok", 0)
+    text(100, 61, "407", 1)
+    return screen
+
+
+@needs_avr
+@needs_emulator
+def test_gfx_draws_like_the_reference(tmp_path: Path) -> None:
+    from generator.emulator import Emulator, frame_to_image
+
+    with Emulator(sketch_hex(tmp_path, "gfx", GFX_SKETCH)) as emu:
+        emu.run_ms(100)
+        shown = frame_to_image(emu.screen())
+    want = reference_gfx()
+    if shown.tobytes() != want.tobytes():
+        shown.save(tmp_path / "shown.png")
+        want.save(tmp_path / "want.png")
+        pytest.fail(f"screen differs from the reference: see {tmp_path}/shown.png and want.png")
