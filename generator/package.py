@@ -62,6 +62,15 @@ def check_toolchain() -> None:
         raise BuildError(f"AVR toolchain missing ({what}); run: sudo apt-get install {TOOLCHAIN}")
 
 
+def compile_firmware(gen: Path, avr: Path) -> Path:
+    """Compile firmware/*.cpp with the generated sources in ``gen`` into ``avr``; returns the ELF."""
+    sources = sorted(Path("firmware").glob("*.cpp")) + sorted(gen.glob("*.cpp"))
+    env = dict(os.environ, AVR_FLAGS=f"-I{gen} -Ifirmware -Wall -Wextra")
+    if subprocess.run(["scripts/avr-build", str(avr), NAME, *map(str, sources)], env=env).returncode:
+        raise BuildError("compiling the firmware failed (compiler messages above)")
+    return avr / f"{NAME}.elf"
+
+
 def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
     """Generate, compile, check the size and package; run from the repository root.
 
@@ -73,10 +82,7 @@ def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
     check_toolchain()
     gen, avr = out / "gen", out / "avr"
     generate_all(gen, Path("assets"))
-    sources = sorted(Path("firmware").glob("*.cpp")) + sorted(gen.glob("*.cpp"))
-    env = dict(os.environ, AVR_FLAGS=f"-I{gen} -Ifirmware -Wall -Wextra")
-    if subprocess.run(["scripts/avr-build", str(avr), NAME, *map(str, sources)], env=env).returncode:
-        raise BuildError("compiling the firmware failed (compiler messages above)")
+    compile_firmware(gen, avr)
     echo(size_report(*elf_size(avr / f"{NAME}.elf")))
     dist.mkdir(parents=True, exist_ok=True)
     hex_path, pkg_path = dist / f"{NAME}.hex", dist / f"{NAME}.arduboy"
