@@ -154,6 +154,18 @@ def test_display_and_buttons(boot_hex: Path) -> None:
 
 @needs_avr
 @needs_emulator
+def test_game_boots_to_the_title_art(builds: list[tuple[Path, str]]) -> None:
+    from generator.emulator import Emulator, frame_to_image
+
+    with Emulator(builds[0][0] / "Whist.hex") as emu:
+        assert emu.run_until_serial("# whist ")
+        emu.run_ms(100)
+        assert frame_to_image(emu.screen()).tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
+        assert emu.eeprom == b"\xff" * 1024  # nothing written without a reason
+
+
+@needs_avr
+@needs_emulator
 @pytest.mark.parametrize("held, flag", [("UP", 1), ("DOWN", 0)])
 def test_system_buttons_write_only_the_audio_flag(boot_hex: Path, held: str, flag: int) -> None:
     from generator.emulator import Emulator
