@@ -183,6 +183,25 @@ def size(elf: Path) -> None:
         fail(e)
 
 
+@main.command()
+@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False), required=True, help="Trump suit.")
+@click.option("--lead", type=click.IntRange(0, 1), required=True, help="Player on lead (0 or 1).")
+@click.option("--hand0", required=True, help="Player 0's cards, e.g. AS,KD,7C.")
+@click.option("--hand1", required=True, help="Player 1's cards, as many as player 0's.")
+@click.option("--mode", type=click.Choice(["high", "low"]), default="high", show_default=True,
+              help="high: each player wants most tricks; low: fewest.")
+def solve(trump: str, lead: int, hand0: str, hand1: str, mode: str) -> None:
+    """Solve a stage-2 position at a trick boundary: player 0's tricks with perfect play, and every best lead."""
+    from .solver import solve_text
+
+    try:
+        lines = solve_text(trump, lead, hand0, hand1, mode)
+    except ValueError as e:
+        fail(e)
+    for line in lines:
+        click.echo(line)
+
+
 def fail(error: Exception) -> None:
     """One line on stderr and exit status 1, no traceback."""
     click.echo(f"error: {error}", err=True)

@@ -191,7 +191,8 @@ def to_hex(memory: dict[int, int] | bytes, start: int = 0, width: int = 16) -> s
     """Intel HEX text for a program (bytes at `start`, or {address: value}); a test fixture, not for devices."""
     if isinstance(memory, (bytes, bytearray)):
         memory = {start + i: b for i, b in enumerate(memory)}
-    lines, run = [], []
+    lines: list[str] = []
+    run: list[int] = []
     for address in sorted(memory) + [None]:
         if run and (address is None or address != run[-1] + 1 or len(run) == width):
             body = bytes([len(run)]) + run[0].to_bytes(2, "big") + b"\x00" + bytes(memory[a] for a in run)

@@ -10,6 +10,7 @@ import subprocess
 import time
 import zipfile
 from pathlib import Path
+from typing import Sequence
 
 import pytest
 import serial
@@ -27,21 +28,21 @@ RETRY_HINT = "the Arduboy still has its bootloader: press reset and run 'whist u
 class FakeHost:
     """The machine as the uploader sees it: listed ports, a touch that brings up `boot`, real opens."""
 
-    def __init__(self, ports: list[PortInfo] = (), boot: CaterinaSim | None = None, open_error: OSError | None = None):
+    def __init__(self, ports: Sequence[PortInfo] = (), boot: CaterinaSim | None = None,
+                 open_error: OSError | None = None):
         self.listed, self.boot, self.open_error = list(ports), boot, open_error
         self.touched: list[str] = []
         self.opened: list[str] = []
         self._touch_time: float | None = None
 
     def ports(self) -> list[PortInfo]:
-        if self._touch_time is not None and time.monotonic() - self._touch_time > 0.05:
+        if self.boot and self._touch_time is not None and time.monotonic() - self._touch_time > 0.05:
             return [PortInfo(self.boot.port, 0x2A03, 0x0036)]  # the bootloader, under a new name
         return self.listed
 
     def touch(self, device: str) -> None:
         self.touched.append(device)
-        if self.boot is not None:
-            self._touch_time = time.monotonic()
+        self._touch_time = time.monotonic()
 
     def open(self, device: str, timeout: float) -> serial.Serial:
         self.opened.append(device)
@@ -158,6 +159,10 @@ def test_cli(hexfile):
         result = CliRunner().invoke(main, ["upload", str(hexfile), "--port", sim.port])
         assert result.exit_code == 0, result.output
         assert sim.exited
+    missing = CliRunner().invoke(main, ["upload", str(hexfile.with_name("none.hex"))])
+    assert missing.exit_code == 1
+    assert missing.output.splitlines() == [f"error: {hexfile.with_name('none.hex')}: no such file; "
+                                           "build it with 'make hex' or name the .hex to upload"]
     help_text = CliRunner().invoke(main, ["upload", "--help"]).output
     assert "hold UP" in help_text and "within 8 seconds" in help_text
 
