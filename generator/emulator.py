@@ -247,7 +247,7 @@ class Emulator:
     @property
     def frames(self) -> int:
         """Display frames completed since power-on."""
-        return self._call("screen")["frames"]
+        return self._call("status")["frames"]
 
     @property
     def cycles(self) -> int:

@@ -248,3 +248,15 @@ def test_node_unit_tests() -> None:
     ensure_node_deps()
     result = subprocess.run(["node", "--test", "test/"], cwd=EMULATOR_DIR, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-1000:]
+
+
+def test_sleeping_firmware_wakes_on_interrupts_only(build: Callable[[str], Path]) -> None:
+    with Emulator(build("sleep")) as emu:
+        marker = emu.run_until_marker(1)
+        assert emu.run_until_serial("\n")
+        wakes, millis = (int(x) for x in emu.serial_read().split())
+    assert marker is not None and millis == 1000
+    assert abs(marker[1] - 1000 * CYCLES_PER_MS) < CYCLES_PER_MS  # time runs at 16 MHz while asleep
+    # At most one wake-up per timer0 overflow (every 1.024 ms) and USB SOF (every 1 ms from about 4 ms):
+    # the two merge into one wake-up when they come close together; nothing else wakes the CPU.
+    assert 1000 / 1.024 + 960 < wakes <= 1000 / 1.024 + 997

@@ -12,7 +12,16 @@ import { SSD1306 } from './ssd1306.js';
 import { USB } from './usb.js';
 
 const SLEEP = 0x9588;
+const RETI = 0x9518;
 const SE = 0x01; // SMCR sleep enable
+const SREG = 0x5f;
+const I_FLAG = 0x80;
+// avr8js counts 2 cycles to enter an interrupt and 3 for RETI; a 32u4 takes
+// 4 and 4, plus 4 more when the interrupt wakes it from sleep. The run loop
+// adds the difference so interrupt-heavy code keeps real timing.
+const ENTRY_EXTRA = 2;
+const RETI_EXTRA = 1;
+const WAKE_EXTRA = 4;
 
 export class Arduboy {
   /**
@@ -62,8 +71,10 @@ export class Arduboy {
 
   /**
    * Execute until the cycle count reaches `end` or a stop condition fires.
-   * A SLEEP with SE set jumps to the next clock event: nothing else can wake
-   * the CPU here, since no pin interrupts are modelled.
+   * A SLEEP with SE set and interrupts on waits for the next clock event that
+   * raises an interrupt: only timers, SPI, ADC, EEPROM and USB can wake the
+   * CPU here, since no pin interrupts are modelled. Emulating that as a jump
+   * is what makes a game that idles between frames run fast.
    */
   runTo(end) {
     const { cpu } = this;
@@ -71,16 +82,29 @@ export class Arduboy {
     const { data } = cpu;
     this.stop = false;
     while (cpu.cycles < end && !this.stop) {
-      if (prog[cpu.pc] === SLEEP && data[M.REG.SMCR] & SE && cpu.interruptsEnabled && cpu.nextInterrupt < 0) {
+      const opcode = prog[cpu.pc];
+      if (opcode === SLEEP && data[M.REG.SMCR] & SE && data[SREG] & I_FLAG && cpu.nextInterrupt < 0) {
         const next = cpu.nextClockEvent;
         if (!next || next.cycles > end) {
           cpu.cycles = end;
           break;
         }
-        if (next.cycles - 1 > cpu.cycles) cpu.cycles = next.cycles - 1;
+        cpu.cycles = Math.max(cpu.cycles, next.cycles);
+        data[SREG] &= ~I_FLAG; // run the event without taking an interrupt at the SLEEP itself
+        cpu.tick();
+        data[SREG] |= I_FLAG;
+        if (cpu.nextInterrupt < 0) continue; // still asleep
+        cpu.pc += 1;
+        cpu.cycles += 1 + WAKE_EXTRA;
+        cpu.tick();
+        cpu.cycles += ENTRY_EXTRA;
+        continue;
       }
+      if (opcode === RETI) cpu.cycles += RETI_EXTRA;
       avrInstruction(cpu);
+      const enabled = data[SREG] & I_FLAG;
       cpu.tick();
+      if (enabled && !(data[SREG] & I_FLAG)) cpu.cycles += ENTRY_EXTRA;
     }
     return cpu.cycles;
   }

@@ -41,8 +41,6 @@ export class SSD1306 {
     this.allOn = false;
     this.segRemap = false; // A0
     this.comReverse = false; // C0
-    this.contrast = 0x7f;
-    this.chargePump = false;
     this.command = [];
   }
 
@@ -77,8 +75,6 @@ export class SSD1306 {
     if (op === 0x20) this.mode = a & 3;
     else if (op === 0x21) { this.colStart = a & 0x7f; this.colEnd = b & 0x7f; this.col = this.colStart; }
     else if (op === 0x22) { this.pageStart = a & 7; this.pageEnd = b & 7; this.page = this.pageStart; }
-    else if (op === 0x81) this.contrast = a;
-    else if (op === 0x8d) this.chargePump = (a & 0x04) !== 0;
     else if (op === 0xa0 || op === 0xa1) this.segRemap = op === 0xa1;
     else if (op === 0xa4 || op === 0xa5) this.allOn = op === 0xa5;
     else if (op === 0xa6 || op === 0xa7) this.invert = op === 0xa7;
@@ -87,7 +83,7 @@ export class SSD1306 {
     else if (op >= 0xb0 && op <= 0xb7) this.page = op & 7; // page mode only
     else if (op <= 0x0f) this.col = (this.col & 0x70) | op;
     else if (op >= 0x10 && op <= 0x17) this.col = ((op & 7) << 4) | (this.col & 0x0f);
-    // Everything else (scrolling, timing, multiplex, start line) does not change the picture we model.
+    // Everything else (contrast, charge pump, scrolling, timing, multiplex, start line) leaves the picture we model alone.
   }
 
   data(value) {

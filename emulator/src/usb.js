@@ -27,8 +27,7 @@ const DETACH = 0x01, RMWKUP = 0x02;
 const SOFI = 0x04, EORSTI = 0x08;
 const UDINT_IRQ_BITS = 0x7d;
 // UEINTX
-const FIFOCON = 0x80, NAKINI = 0x40, RWAL = 0x20, NAKOUTI = 0x10, RXSTPI = 0x08, RXOUTI = 0x04,
-  STALLEDI = 0x02, TXINI = 0x01;
+const FIFOCON = 0x80, RWAL = 0x20, RXSTPI = 0x08, RXOUTI = 0x04, STALLEDI = 0x02, TXINI = 0x01;
 const UEINTX_IRQ_BITS = 0x5f;
 // UECONX
 const EPEN = 0x01, STALLRQC = 0x10, STALLRQ = 0x20;
@@ -90,8 +89,6 @@ class Endpoint {
   /** Empty the FIFO and clear its flags (UERST, allocation, bus reset). */
   flush() {
     this.stalledi = false;
-    this.nakini = false;
-    this.nakouti = false;
     this.rxstpi = false; // control: a SETUP sits in the bank
     this.rxouti = false; // control: an OUT packet sits in the bank; bulk OUT: the flag
     this.rx = null; // control: {bytes, pos} of the SETUP / OUT packet
@@ -102,7 +99,7 @@ class Endpoint {
 
   /** UEINTX as the CPU reads it. */
   ueintx() {
-    let v = (this.stalledi ? STALLEDI : 0) | (this.nakini ? NAKINI : 0) | (this.nakouti ? NAKOUTI : 0);
+    let v = this.stalledi ? STALLEDI : 0; // NAKINI/NAKOUTI: the host never NAKs here
     if (this.control) {
       if (this.rxstpi) v |= RXSTPI;
       if (this.rxouti) v |= RXOUTI;
@@ -266,8 +263,6 @@ export class USB {
 
   writeUEINTX(ep, value) {
     if (!(value & STALLEDI)) ep.stalledi = false;
-    if (!(value & NAKINI)) ep.nakini = false;
-    if (!(value & NAKOUTI)) ep.nakouti = false;
     if (ep.control) {
       // TXINI is judged before the other clears: the core's 0xF2 right after a
       // SETUP must not send an empty IN packet.
