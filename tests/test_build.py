@@ -1,4 +1,8 @@
-"""The firmware build (`whist build`, as `make hex` runs it): reproducible, size-checked, packaged."""
+"""The firmware build (`whist build`, as `make hex` runs it) and the hardware layer in the emulator.
+
+The build is checked for reproducibility, size limits and the package; small sketches compiled
+against firmware/ (not the game app) check the display, buttons, boot keys, sound, saves and seed.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -103,16 +108,22 @@ needs_emulator = pytest.mark.skipif(shutil.which("node") is None, reason="the em
 PLATFORM = ("hw", "buttons", "gfx", "sound", "save", "serial_line", "sprites")
 
 
-def sketch_hex(tmp: Path, name: str, source: str) -> Path:
-    """Compile a test sketch against the hardware layer (not the game app)."""
+@pytest.fixture(scope="module")
+def sketch_hex(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], Path]:
+    """Compiles a test sketch against the hardware layer (not the game app); one core for all."""
     from generator import sprites
 
-    sprites.generate(ROOT / "assets", tmp / "gen")
-    (tmp / f"sketch_{name}.cpp").write_text(source)  # object names must not clash with firmware/
-    env = dict(os.environ, AVR_FLAGS=f"-I{tmp / 'gen'} -I{ROOT / 'firmware'} -Wall -Wextra")
-    srcs = [str(tmp / f"sketch_{name}.cpp")] + [str(ROOT / "firmware" / f"{m}.cpp") for m in PLATFORM]
-    subprocess.run([str(ROOT / "scripts" / "avr-build"), str(tmp), name, *srcs], env=env, check=True)
-    return tmp / f"{name}.hex"
+    out = tmp_path_factory.mktemp("sketches")
+    sprites.generate(ROOT / "assets", out / "gen")
+    env = dict(os.environ, AVR_FLAGS=f"-I{out / 'gen'} -I{ROOT / 'firmware'} -Wall -Wextra")
+
+    def build(name: str, source: str) -> Path:
+        (out / f"sketch_{name}.cpp").write_text(source)  # object names must not clash with firmware/
+        srcs = [str(out / f"sketch_{name}.cpp")] + [str(ROOT / "firmware" / f"{m}.cpp") for m in PLATFORM]
+        subprocess.run([str(ROOT / "scripts" / "avr-build"), str(out), name, *srcs], env=env, check=True)
+        return out / f"{name}.hex"
+
+    return build
 
 
 BOOT_SKETCH = r"""
@@ -132,8 +143,8 @@ void loop() {
 
 
 @pytest.fixture(scope="module")
-def boot_hex(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sketch_hex(tmp_path_factory.mktemp("boot"), "boot", BOOT_SKETCH)
+def boot_hex(sketch_hex: Callable[[str, str], Path]) -> Path:
+    return sketch_hex("boot", BOOT_SKETCH)
 
 
 @needs_avr
@@ -223,10 +234,10 @@ void loop() {}
 
 @needs_avr
 @needs_emulator
-def test_save_blocks(tmp_path: Path) -> None:
+def test_save_blocks(sketch_hex: Callable[[str, str], Path]) -> None:
     from generator.emulator import Emulator
 
-    hex_path = sketch_hex(tmp_path, "save", SAVE_SKETCH)
+    hex_path = sketch_hex("save", SAVE_SKETCH)
     with Emulator(hex_path) as emu:
         assert emu.run_until_serial("\n")
         # fresh=0 ok=1 other-tag=0 other-length=0 below-16=0 corrupt=0 erased=0
@@ -243,10 +254,10 @@ def test_save_blocks(tmp_path: Path) -> None:
 
 @needs_avr
 @needs_emulator
-def test_random_seed_returns_and_varies(tmp_path: Path) -> None:
+def test_random_seed_returns_and_varies(sketch_hex: Callable[[str, str], Path]) -> None:
     from generator.emulator import Emulator
 
-    hex_path = sketch_hex(tmp_path, "seed", '#include <Arduino.h>\n#include "hw.h"\n'
+    hex_path = sketch_hex("seed", '#include <Arduino.h>\n#include "hw.h"\n'
                           'void setup() { Serial.begin(9600); Serial.println(hw::randomSeed(), HEX); }\n'
                           'void loop() {}\n')
     seeds = set()
@@ -307,10 +318,10 @@ def reference_gfx() -> Image.Image:
 
 @needs_avr
 @needs_emulator
-def test_gfx_draws_like_the_reference(tmp_path: Path) -> None:
+def test_gfx_draws_like_the_reference(sketch_hex: Callable[[str, str], Path], tmp_path: Path) -> None:
     from generator.emulator import Emulator, frame_to_image
 
-    with Emulator(sketch_hex(tmp_path, "gfx", GFX_SKETCH)) as emu:
+    with Emulator(sketch_hex("gfx", GFX_SKETCH)) as emu:
         emu.run_ms(100)
         shown = frame_to_image(emu.screen())
     want = reference_gfx()
@@ -339,10 +350,10 @@ void loop() {
 
 @needs_avr
 @needs_emulator
-def test_sound_plays_a_melody_and_obeys_the_flag(tmp_path: Path) -> None:
+def test_sound_plays_a_melody_and_obeys_the_flag(sketch_hex: Callable[[str, str], Path]) -> None:
     from generator.emulator import Emulator
 
-    with Emulator(sketch_hex(tmp_path, "sound", SOUND_SKETCH)) as emu:
+    with Emulator(sketch_hex("sound", SOUND_SKETCH)) as emu:
         assert emu.run_until_serial("silent\r\n") or emu.run_until_serial("playing\r\n")
         lines = emu.serial_read().decode().split()
         eeprom = emu.eeprom
