@@ -58,11 +58,10 @@ void playCard(uint8_t c) {
 
 // One step of the table: the human's buttons or the computer's move.
 void stepTable() {
-  if (wait) {
-    wait--;
-    if (wait && !buttons::justPressed(buttons::A)) return;
-    wait = 0;
-    view.clearTrick();
+  if (wait) {  // A skips the pause, and only that
+    wait = buttons::justPressed(buttons::A) ? 0 : wait - 1;
+    if (!wait) view.clearTrick();
+    return;
   }
   if (game.who[turn(game)] == PLAYER_HUMAN) {
     if (buttons::justPressed(buttons::LEFT)) view.move(game, -1);

@@ -1,0 +1,47 @@
+"""Shared fixtures: one firmware build per test session, built from a fresh generation."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+needs_firmware = pytest.mark.skipif(
+    shutil.which("avr-gcc") is None or shutil.which("node") is None,
+    reason="needs avr-gcc and node: make test installs them",
+)
+
+
+@contextmanager
+def at_root():
+    old = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def build_hex(out: Path, patch: Callable[[Path], None] | None = None) -> Path:
+    """Generate and compile the firmware under ``out``; ``patch`` may edit the generated sources first."""
+    from generator.codegen import generate_all
+    from generator.package import compile_firmware
+
+    with at_root():
+        gen = out / "gen"
+        generate_all(gen, Path("assets"))
+        if patch:
+            patch(gen)
+        return compile_firmware(gen, out / "avr").with_suffix(".hex")
+
+
+@pytest.fixture(scope="session")
+def firmware_hex(tmp_path_factory) -> Path:
+    """Whist.hex built from this tree, once per session."""
+    return build_hex(tmp_path_factory.mktemp("firmware"))
