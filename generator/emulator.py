@@ -134,20 +134,16 @@ class Emulator:
         self.close()
 
     def close(self) -> None:
-        """Stop the Node process."""
-        if self._proc.poll() is None:
-            try:
-                self._call("quit")
-            except EmulatorError:
-                pass
-            try:
-                self._proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
-        for stream in (self._proc.stdin, self._proc.stdout):
-            if stream:
-                stream.close()
+        """Stop the Node process: end of input makes it exit; one still busy in a run is killed."""
+        if self._proc.stdin and not self._proc.stdin.closed:
+            self._proc.stdin.close()
+        try:
+            self._proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        if self._proc.stdout:
+            self._proc.stdout.close()
         self._stderr.close()
 
     def _call(self, cmd: str, **args: Any) -> dict[str, Any]:
