@@ -8,7 +8,10 @@ WHIST := $(VENV)/bin/whist
 STAMP := $(VENV)/.installed
 NODE_STAMP := emulator/node_modules/.package-lock.json
 
-.PHONY: all hex test bench venv clean
+TOOLCHAIN := gcc-avr avr-libc binutils-avr arduino-core-avr
+SEEDS ?= 1000
+
+.PHONY: all hex test bench venv clean toolchain crosstest
 
 all: hex
 
@@ -24,19 +27,26 @@ $(STAMP): pyproject.toml
 # The AVR toolchain comes from Debian; `whist build` generates the C++ into
 # build/gen, compiles firmware/ and build/gen with scripts/avr-build, checks
 # the size and writes distributable/Whist.hex and Whist.arduboy.
-hex: $(STAMP)
-	@scripts/need-apt gcc-avr avr-libc binutils-avr arduino-core-avr
+hex: $(STAMP) toolchain
 	$(WHIST) build --out build --dist distributable
+
+toolchain:
+	@scripts/need-apt $(TOOLCHAIN)
 
 # The emulator's Node dependencies (avr8js), pinned by emulator/package-lock.json.
 $(NODE_STAMP): emulator/package-lock.json
+	@command -v npm >/dev/null || { echo "error: Node.js 20 and npm are needed for the emulator; install them (e.g. apt-get install nodejs npm, Node >= 20.19)" >&2; exit 1; }
 	npm ci --prefix emulator --no-audit --no-fund
 
-test: $(STAMP) $(NODE_STAMP)
+test: $(STAMP) $(NODE_STAMP) toolchain
 	$(PY) -m pytest -q
 
-bench: $(STAMP)
-	$(WHIST) bench
+# Long cross-test: SEEDS games over every variant, engine vs emulated firmware.
+crosstest: hex $(NODE_STAMP)
+	$(WHIST) crosstest --games $(SEEDS) --hex distributable/Whist.hex
+
+bench: hex $(NODE_STAMP)
+	$(WHIST) bench --hex distributable/Whist.hex
 
 clean:
 	rm -rf build .pytest_cache

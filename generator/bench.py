@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Callable
 
 from .game import play_hand
@@ -31,7 +32,15 @@ def hands_per_second(variant: Variant, seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
-def run_bench(seconds: float, echo: Callable[[str], None]) -> None:
+def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None = None) -> None:
     for deck in (52, 28):
         v = Variant.make(deck, "last13", 10)
         echo(f"engine: random play, {deck}-card deck: {hands_per_second(v, seconds):,.0f} hands/s (one core, trace lines formatted)")
+    if hex_path:
+        from . import crosstest
+        from .emulator import measure_speed
+
+        echo(f"emulator: {measure_speed(hex_path, seconds) / 1e6:.1f} M cycles/s running the game (16 M = real time)")
+        report = crosstest.run(Path(hex_path), list(crosstest.cases(40, players=("random", "greedy"))))
+        echo(f"cross-test (random/greedy players): {60 * report.games / report.seconds:,.0f} games per minute "
+             f"({report.games} games, {report.differing} differing)")

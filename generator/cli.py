@@ -107,11 +107,40 @@ def play(seed: int | None, deck: str, scoring: str, target: int, p0: str, p1: st
 
 @main.command()
 @click.option("--seconds", type=click.FloatRange(0.1, 600), default=2.0, show_default=True, help="Time per figure.")
-def bench(seconds: float) -> None:
-    """Print engine speed: random-play hands per second on one core."""
+@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Also measure this firmware in the emulator (cycles/s, cross-test games per minute).")
+def bench(seconds: float, hex_path: str | None) -> None:
+    """Print benchmark figures: engine hands/s, and with --hex the emulator's speed."""
     from .bench import run_bench
 
-    run_bench(seconds, click.echo)
+    run_bench(seconds, click.echo, hex_path)
+
+
+@main.command()
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=1000, show_default=True,
+              help="Games to compare, spread over every deck, scoring, target and seating.")
+@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default="distributable/Whist.hex",
+              show_default=True, help="Firmware to run in the emulator.")
+@click.option("--first-seed", type=click.IntRange(0), default=1, show_default=True, help="Index of the first game.")
+@click.option("--players", default=None, help="Comma-separated device players to seat (default: all of them).")
+def crosstest(games: int, hex_path: str, first_seed: int, players: str | None) -> None:
+    """Play the same seeds in the engine and in the emulated firmware and diff the traces."""
+    from . import crosstest as ct
+    from .players import DEVICE_PLAYERS
+
+    seats = tuple(players.split(",")) if players else DEVICE_PLAYERS
+    unknown = [p for p in seats if p not in DEVICE_PLAYERS]
+    if unknown:
+        raise click.BadParameter(f"{', '.join(unknown)}: not a device player ({', '.join(DEVICE_PLAYERS)})",
+                                 param_hint="--players")
+    cases = list(ct.cases(games, players=seats, first_seed=first_seed))
+    with click.progressbar(length=len(cases), label="cross-test", file=sys.stderr) as bar:
+        report = ct.run(Path(hex_path), cases, lambda case, diff: bar.update(1))
+    click.echo(f"{report.games} games, {report.differing} differing, "
+               f"{report.games / report.seconds:.1f} games/s ({60 * report.games / report.seconds:,.0f} per minute)")
+    if report.differing:
+        click.echo(report.first_failure, err=True)
+        sys.exit(1)
 
 
 @main.command()
