@@ -1,14 +1,21 @@
-// The game app: title, the table against the computer, and the serial
-// `play` command. The rules, deals, scoring, players and trace lines all come
-// from the generated core (build/gen/whist_core.*); this file only shows them
-// and turns buttons into moves.
+// The game app: title, menus, the table against the computer, the demo and
+// the serial `play` command. The rules, deals, scoring, players and trace
+// lines all come from the generated core (build/gen/whist_core.*); this file
+// only shows them and turns buttons into moves.
+//
+// Each screen change is written to GPIOR0 (the emulator's marker register),
+// so tests can follow the flow; on the device it costs one instruction.
 #include <Arduino.h>
+#include <string.h>
 
 #include "buttons.h"
 #include "gfx.h"
 #include "hw.h"
+#include "prefs.h"
+#include "screens.h"
 #include "sound.h"
 #include "sprites.h"
+#include "stack.h"
 #include "table.h"
 #include "whist_core.h"
 
@@ -16,87 +23,170 @@ namespace {
 
 using namespace whist;
 
-enum Screen : uint8_t { TITLE, TABLE, HAND_END, GAME_OVER, SERIAL_GAME };
+enum Screen : uint8_t {
+  TITLE = 1, MENU, TABLE, PAUSE, HAND_END, GAME_OVER, SETTINGS, STATS, RULES, CREDITS, DEAL, AUTO
+};
 
 const uint16_t SND_PLAY[] PROGMEM = {1568, 16, 0, 0};
 const uint16_t SND_BOUNCE[] PROGMEM = {196, 48, 0, 0};
+const uint16_t SND_TRUMP[] PROGMEM = {880, 32, 0, 16, 880, 32, 0, 0};
 const uint16_t SND_TRICK[] PROGMEM = {1047, 32, 1319, 48, 0, 0};
 const uint16_t SND_WIN[] PROGMEM = {523, 96, 659, 96, 784, 96, 1047, 240, 0, 0};
 const uint16_t SND_LOSE[] PROGMEM = {392, 160, 330, 160, 262, 320, 0, 0};
 
-constexpr uint8_t AI_DELAY = 24;    // frames before the computer plays
-constexpr uint8_t TRICK_SHOW = 48;  // frames a finished trick stays on the table
+constexpr uint16_t DEMO_IDLE = 600;  // frames on the title before the demo starts (~10 s)
 
 Game game;
 table::View view;
-Screen screen = TITLE;
-uint8_t wait;  // frames left before the next automatic step
+Screen screen;
+uint8_t wait;        // frames left before the next automatic step
+uint16_t idle;       // frames on the title without a button
+bool demo;           // the AUTO game is the title's demo: any button ends it
+uint32_t lastSeed;   // offered by the deal-number screen
+
+void setScreen(Screen s) {
+  screen = s;
+  GPIOR0 = s;
+}
 
 void serialSink(const char* line, uint8_t len) { Serial.write(line, len); }
 
-void startHumanGame() {
-  beginGame(game, hw::randomSeed(), DECK_52, SCORING_LAST13, 10, PLAYER_HUMAN, PLAYER_GREEDY);
+bool fast() { return prefs::value(prefs::OPT_SPEED); }
+uint8_t aiDelay() { return fast() ? 8 : 24; }
+uint8_t trickShow() { return fast() ? 16 : 48; }
+
+// The only place the computer is asked for a move.
+uint8_t aiMove() { return chooseAI(game); }
+
+void toTable(Screen s) {
+  view.reset(prefs::value(prefs::OPT_SUITS));
+  wait = aiDelay();
+  setScreen(s);
+}
+
+void newGame(uint32_t seed, uint8_t p0, uint8_t p1) {
+  using namespace prefs;
+  lastSeed = seed;
+  beginGame(game, seed, value(OPT_GAME), value(OPT_SCORING), target(), p0, p1);
   beginHand(game);
-  view.reset(game);
-  screen = TABLE;
-  wait = AI_DELAY;
+}
+
+void startHumanGame(uint32_t seed) {
+  prefs::eraseGame();
+  newGame(seed, PLAYER_HUMAN, prefs::value(prefs::OPT_AI));
+  toTable(TABLE);
+}
+
+void toMenu() {
+  screens::openMenu(prefs::loadGame(game));
+  setScreen(MENU);
 }
 
 // Plays card c for whoever is to move and reacts to what it finished.
 void playCard(uint8_t c) {
+  uint8_t mover = turn(game);
   uint8_t r = play(game, c);
   view.played(game, r);
+  bool person = game.who[0] == PLAYER_HUMAN;
   if (r & TRICK_DONE) {
-    wait = TRICK_SHOW;
-    if (game.last.winner == 0 && game.who[0] == PLAYER_HUMAN) sound::play(SND_TRICK);
+    wait = trickShow();
+    uint8_t up = upcard(game);
+    if (up != NO_CARD && suitOf(up) == game.trump) {
+      view.pulse = wait;
+      sound::play(SND_TRUMP);
+    } else if (game.last.winner == 0 && person) {
+      sound::play(SND_TRICK);
+    }
   } else {
-    wait = AI_DELAY;
-    sound::play(SND_PLAY);
+    wait = aiDelay();
+    if (mover == 1 && suitOf(c) == game.trump && person) {
+      view.pulse = wait;
+      sound::play(SND_TRUMP);
+    } else {
+      sound::play(SND_PLAY);
+    }
   }
-  if (r & HAND_DONE) screen = screen == SERIAL_GAME ? SERIAL_GAME : HAND_END;
+  if ((r & HAND_DONE) && screen == TABLE) {
+    prefs::recordHand(game);
+    if (game.winner == NO_WINNER) prefs::storeGame(game);
+    else prefs::eraseGame();
+  }
 }
 
-// One step of the table: the human's buttons or the computer's move.
+// One step of the human's table: the buttons or the computer's move.
 void stepTable() {
+  view.review = buttons::pressed(buttons::B);
+  if (buttons::justPressed(buttons::UP)) {
+    setScreen(PAUSE);
+    return;
+  }
   if (wait) {  // A skips the pause, and only that
     wait = buttons::justPressed(buttons::A) ? 0 : wait - 1;
     if (!wait) view.clearTrick();
     return;
   }
-  if (game.who[turn(game)] == PLAYER_HUMAN) {
-    if (buttons::justPressed(buttons::LEFT)) view.move(game, -1);
-    if (buttons::justPressed(buttons::RIGHT)) view.move(game, 1);
-    if (buttons::justPressed(buttons::A)) {
-      uint8_t c = view.selectedCard(game);
-      if (isLegal(game, c)) {
-        playCard(c);
-      } else {
-        view.bounce();
-        sound::play(SND_BOUNCE);
-      }
-    }
-  } else {
-    playCard(chooseAI(game));
+  if (view.handOver) {
+    setScreen(HAND_END);
+    return;
   }
+  if (turn(game) != 0) {
+    playCard(aiMove());
+    return;
+  }
+  if (buttons::justPressed(buttons::LEFT)) view.move(game, -1);
+  if (buttons::justPressed(buttons::RIGHT)) view.move(game, 1);
+  if (buttons::justPressed(buttons::A)) {
+    uint8_t c = view.selectedCard(game);
+    if (!isLegal(game, c)) {
+      view.bounce();
+      sound::play(SND_BOUNCE);
+    } else if (view.armed || prefs::value(prefs::OPT_CLICK)) {
+      playCard(c);
+    } else {
+      view.armed = true;
+    }
+  }
+}
+
+// Two computers: a serial `play` game or the title's demo.
+void stepAuto() {
+  if (demo && buttons::state()) {
+    setScreen(TITLE);
+    return;
+  }
+  if (wait) {
+    wait--;
+    if (!wait) view.clearTrick();
+    return;
+  }
+  if (view.handOver) {
+    if (game.winner != NO_WINNER) {
+      setScreen(TITLE);
+      return;
+    }
+    beginHand(game);
+    toTable(AUTO);
+    return;
+  }
+  playCard(aiMove());
 }
 
 // Starts a computer-vs-computer game asked for on USB serial.
 void startSerialGame(const PlayCommand& cmd) {
+  demo = false;
   beginGame(game, cmd.seed, cmd.deck, cmd.scoring, cmd.target, cmd.p0, cmd.p1);
   if (cmd.fast) {  // the whole game now, without frames
     do {
       beginHand(game);
       uint8_t r;
-      do r = play(game, chooseAI(game));
+      do r = play(game, aiMove());
       while (!(r & HAND_DONE));
     } while (game.winner == NO_WINNER);
-    screen = TITLE;
+    setScreen(TITLE);
     return;
   }
   beginHand(game);
-  view.reset(game);
-  screen = SERIAL_GAME;
-  wait = AI_DELAY;
+  toTable(AUTO);
 }
 
 void pollSerial() {
@@ -107,37 +197,74 @@ void pollSerial() {
     printError(ERROR_LONG);
     return;
   }
+  if (!strcmp_P(line, PSTR("stack"))) {  // a test hook: the stack's high-water mark
+    Serial.print(F("# stack free="));
+    Serial.print(stack::untouched());
+    Serial.write('\n');
+    return;
+  }
   PlayCommand cmd;
   uint8_t err = parsePlay(line, cmd);
   if (err) printError(err);
   else startSerialGame(cmd);
 }
 
-void stepSerialGame() {
-  if (wait) {
-    wait--;
-    if (!wait) view.clearTrick();
-    return;
+void stepTitle() {
+  gfx::bitmap(0, 0, sprites::title, sprites::TITLE_W, sprites::TITLE_H);
+  if (buttons::state()) idle = 0;
+  if (buttons::justPressed(0xFF)) {
+    toMenu();
+  } else if (++idle >= DEMO_IDLE) {
+    idle = 0;
+    demo = true;
+    uint8_t ai = prefs::value(prefs::OPT_AI);
+    newGame(hw::randomSeed(), ai, ai);
+    toTable(AUTO);
   }
-  if (view.handOver) {
-    if (game.winner != NO_WINNER) {
-      screen = TITLE;
-      return;
-    }
+}
+
+void stepMenu() {
+  uint8_t choice = screens::menu();
+  switch (choice) {
+    case screens::BACK: setScreen(TITLE); break;
+    case screens::PLAY: startHumanGame(hw::randomSeed()); break;
+    case screens::CONTINUE:  // toMenu() loaded the saved game
+      beginHand(game);
+      lastSeed = game.seed;
+      toTable(TABLE);
+      break;
+    case screens::DEAL:
+      screens::openDeal(lastSeed);
+      setScreen(DEAL);
+      break;
+    case screens::SETTINGS:
+    case screens::STATS:
+    case screens::RULES:
+    case screens::CREDITS:
+      screens::openList(choice == screens::STATS ? prefs::value(prefs::OPT_AI) : 0);
+      setScreen(Screen(SETTINGS + choice - screens::SETTINGS));
+      break;
+  }
+}
+
+void endHand() {
+  if (game.winner != NO_WINNER) {
+    sound::play(game.winner == 0 ? SND_WIN : SND_LOSE);
+    setScreen(GAME_OVER);
+  } else {
     beginHand(game);
-    view.reset(game);
-    wait = AI_DELAY;
-    return;
+    toTable(TABLE);
   }
-  playCard(chooseAI(game));
 }
 
 }  // namespace
 
 void setup() {
   hw::begin();
+  prefs::begin();
   Serial.begin(9600);
   setSink(serialSink);
+  setScreen(TITLE);
   // A trace comment: heard by emulators, which open the port within ~7 ms;
   // a PC usually opens it later and misses it, which is harmless.
   printComment(PSTR("whist " WHIST_VERSION " ready"));
@@ -146,37 +273,48 @@ void setup() {
 void loop() {
   if (!hw::nextFrame()) return;
   pollSerial();
+  uint8_t r;
   switch (screen) {
     case TITLE:
-      gfx::bitmap(0, 0, sprites::title, sprites::TITLE_W, sprites::TITLE_H);
-      if (buttons::justPressed(buttons::A)) startHumanGame();
+      stepTitle();
+      break;
+    case MENU:
+      stepMenu();
       break;
     case TABLE:
       stepTable();
       view.draw(game);
       break;
-    case SERIAL_GAME:
-      stepSerialGame();
+    case PAUSE:
+      view.draw(game);
+      table::drawPause(game);
+      if (buttons::justPressed(buttons::A)) setScreen(TABLE);
+      else if (buttons::justPressed(buttons::B)) toMenu();
+      break;
+    case AUTO:
+      stepAuto();
       view.draw(game);
       break;
     case HAND_END:
       table::drawHandEnd(game);
-      if (buttons::justPressed(buttons::A)) {
-        if (game.winner != NO_WINNER) {
-          screen = GAME_OVER;
-          sound::play(game.winner == 0 ? SND_WIN : SND_LOSE);
-        } else {
-          beginHand(game);
-          view.reset(game);
-          screen = TABLE;
-          wait = AI_DELAY;
-        }
-      }
+      if (buttons::justPressed(buttons::A)) endHand();
+      else if (buttons::justPressed(buttons::B) && game.winner == NO_WINNER) toMenu();
       break;
     case GAME_OVER:
       table::drawGameOver(game);
-      if (buttons::justPressed(buttons::A)) screen = TITLE;
+      if (buttons::justPressed(buttons::A)) toMenu();
       break;
+    case DEAL:
+      r = screens::deal(&lastSeed);
+      if (r == screens::PLAY) startHumanGame(lastSeed);
+      else if (r == screens::BACK) toMenu();
+      break;
+    default:  // the list and text screens, in Screen order from SETTINGS
+      r = screen == SETTINGS ? screens::settings()
+          : screen == STATS  ? screens::stats()
+          : screen == RULES  ? screens::rules()
+                             : screens::credits();
+      if (r == screens::BACK) toMenu();
   }
   hw::display(true);
 }

@@ -1,7 +1,7 @@
 // table: drawing the game. Layout (128x64):
 //   y 0..5    message line
-//   y 8..33   stock and face-up card (left), trump, the trick (middle),
-//             tricks and points (right)
+//   y 8..34   stock and face-up card, trump (left); the trick (middle);
+//             whose turn, tricks and points, the opponent's card count (right)
 //   y 35..63  seat 0's hand, the selected card raised
 #include "table.h"
 
@@ -16,8 +16,9 @@ using namespace whist;
 
 namespace {
 
-constexpr int16_t HAND_Y = 40, RAISED_Y = 35;
+constexpr int16_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32;
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
+constexpr int16_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
 
 // Seat 0's cards in display order: suits by style, high ranks first.
 uint8_t sortedHand(const Game& g, uint8_t style, uint8_t* out) {
@@ -39,31 +40,57 @@ void suitLarge(int16_t x, int16_t y, uint8_t suit, gfx::Color c) {
               sprites::SUITS_LARGE_H, c);
 }
 
-const char* seatName(const Game& g, uint8_t seat) {
-  return g.who[seat] == PLAYER_HUMAN ? PSTR("You") : (seat ? PSTR("Cpu") : PSTR("P0"));
+bool human(const Game& g) { return g.who[0] == PLAYER_HUMAN; }
+
+// "You" / "Cpu" against a person; "P1" / "P2" when two computers play.
+PGM_P seatName(const Game& g, uint8_t seat) {
+  if (!human(g)) return seat ? PSTR("P2") : PSTR("P1");
+  return seat ? PSTR("Cpu") : PSTR("You");
 }
 
 void message(const Game& g, const View& v) {
-  const char* msg;
-  if (v.handOver) msg = PSTR("Hand over");
-  else if (v.showLast) msg = g.last.winner == 0 && g.who[0] == PLAYER_HUMAN ? PSTR("You win the trick")
-                                                                           : PSTR("Trick lost");
-  else if (!stockLeft(g) && g.trickNo == handSize(g)) msg = PSTR("Stage 2: no more drawing");
-  else if (g.who[turn(g)] != PLAYER_HUMAN) msg = PSTR("Thinking...");
-  else if (g.lead == NO_CARD) msg = PSTR("Your lead");
-  else msg = PSTR("Your turn: follow suit");
-  gfx::textP(0, 0, msg);
+  PGM_P msg;
+  uint8_t x = 0;
+  if (v.review) {
+    msg = PSTR("Last trick");
+  } else if (v.bouncing) {
+    msg = PSTR("You must follow suit");
+  } else if (v.handOver) {
+    msg = PSTR("Hand over");
+  } else if (v.showLast) {
+    x = gfx::textP(0, 0, seatName(g, g.last.winner));
+    msg = g.last.winner == 0 && human(g) ? PSTR(" take the trick") : PSTR(" takes the trick");
+  } else if (!stockLeft(g) && g.trickNo == handSize(g)) {
+    msg = PSTR("Stage 2: no more drawing");
+  } else if (g.trickNo == 0 && g.lead == NO_CARD) {
+    msg = g.mode == MODE_LOW ? PSTR("Low hand: fewest tricks win") : PSTR("Stage 1: play for the top card");
+  } else if (!human(g) || turn(g) != 0) {
+    x = gfx::textP(0, 0, seatName(g, turn(g)));
+    msg = PSTR(" is thinking...");
+  } else if (v.armed) {
+    msg = PSTR("A again to play it");
+  } else {
+    msg = g.lead == NO_CARD ? PSTR("Your lead") : PSTR("Your turn");
+  }
+  gfx::textP(x, 0, msg);
 }
 
-void scores(const Game& g) {
-  for (uint8_t seat = 0; seat < 2; seat++) {
-    int16_t y = 8 + seat * 8;
-    gfx::textP(90, y, seatName(g, 1 - seat));
-    gfx::number(106, y, g.won[0][1 - seat] + g.won[1][1 - seat]);
-    gfx::number(118, y, g.total[1 - seat]);
+// Whose turn, tricks this hand and total points per seat; the opponent's cards.
+void panel(const Game& g, const View& v) {
+  gfx::textP(TRICKS_X, 8, PSTR("Tk"));
+  gfx::textP(POINTS_X, 8, PSTR("Pt"));
+  for (uint8_t row = 0; row < 2; row++) {
+    uint8_t seat = 1 - row;
+    int16_t y = 15 + row * 7;
+    if (!v.handOver && !v.showLast && turn(g) == seat) gfx::textP(PANEL_X - 5, y, PSTR(">"));
+    gfx::textP(PANEL_X, y, seatName(g, seat));
+    gfx::number(TRICKS_X, y, g.won[0][seat] + g.won[1][seat]);
+    gfx::number(POINTS_X, y, g.total[seat]);
   }
-  gfx::textP(90, 24, PSTR("Hand"));
-  gfx::number(110, 24, g.handNo);
+  // a small card back with the opponent's count
+  gfx::rect(PANEL_X, 29, 5, 7);
+  gfx::pixel(PANEL_X + 2, 32);
+  gfx::number(PANEL_X + 7, 30, cardCount(g, 1));
 }
 
 }  // namespace
@@ -78,24 +105,34 @@ void drawCard(int16_t x, int16_t y, uint8_t card) {
   suitLarge(x + 7, y + 14, suit, gfx::BLACK);
 }
 
-void View::reset(const Game& g) {
-  selected = 0;
-  bouncing = 0;
-  showLast = false;
-  handOver = false;
-  suitStyle = SUITS_ALTERNATE;
-  (void)g;
+int16_t drawSeed(int16_t x, int16_t y, uint32_t seed) {
+  char digits[11];
+  uint8_t i = sizeof digits - 1;
+  digits[i] = 0;
+  do {
+    digits[--i] = '0' + seed % 10;
+    seed /= 10;
+  } while (seed);
+  return gfx::text(x, y, digits + i);
+}
+
+void View::reset(uint8_t style) {
+  selected = bouncing = pulse = 0;
+  showLast = handOver = armed = review = false;
+  suitStyle = style;
 }
 
 void View::played(const Game& g, uint8_t r) {
   if (r & TRICK_DONE) showLast = true;
   if (r & HAND_DONE) handOver = true;
+  armed = false;
   uint8_t n = cardCount(g, 0);
   if (n && selected >= n) selected = n - 1;
 }
 
 void View::move(const Game& g, int8_t step) {
   uint8_t n = cardCount(g, 0);
+  armed = false;
   if (!n) return;
   selected = (selected + n + step) % n;
 }
@@ -108,18 +145,23 @@ uint8_t View::selectedCard(const Game& g) const {
 
 void View::draw(const Game& g) {
   message(g, *this);
-  // stock and trump
+  // stock, face-up card, trump (flashing after a trump shows up)
   uint8_t up = upcard(g);
   if (up != NO_CARD) {
     if (stockLeft(g) > 1) drawBack(0, 8);
     drawCard(3, 10, up);
-    gfx::number(21, 28, stockLeft(g));
+    gfx::number(21, 29, stockLeft(g));
   }
   gfx::rect(20, 9, 11, 12);
   suitLarge(22, 11, g.trump, gfx::WHITE);
+  if (pulse) {
+    pulse--;
+    if (pulse & 4) gfx::fillRect(20, 9, 11, 12, gfx::INVERT);
+  }
+  if (g.mode == MODE_LOW) gfx::textP(21, 22, PSTR("Lo"));
   // the trick: seat 1's card up and right, seat 0's down and left
   uint8_t cards[2] = {NO_CARD, NO_CARD};
-  if (showLast) {
+  if (showLast || (review && g.trickNo)) {
     cards[g.last.leader] = g.last.lead;
     cards[1 - g.last.leader] = g.last.follow;
   } else if (g.lead != NO_CARD) {
@@ -127,15 +169,15 @@ void View::draw(const Game& g) {
   }
   if (cards[1] != NO_CARD) drawCard(62, 8, cards[1]);
   if (cards[0] != NO_CARD) drawCard(44, 12, cards[0]);
-  scores(g);
-  // seat 0's hand
+  panel(g, *this);
+  // seat 0's hand (face up only when a person holds it)
   uint8_t hand[MAX_HAND + 1];
   uint8_t n = sortedHand(g, suitStyle, hand);
   if (!n) return;
   uint8_t step = n > 1 ? (128 - CARD_W) / (n - 1) : 0;
   if (step > 10) step = 10;
   int16_t x = (128 - (step * (n - 1) + CARD_W)) / 2;
-  bool myTurn = g.who[0] == PLAYER_HUMAN && turn(g) == 0 && !showLast && !handOver;
+  bool myTurn = human(g) && turn(g) == 0 && !showLast && !handOver;
   int8_t shake = 0;
   if (bouncing) {
     bouncing--;
@@ -143,43 +185,66 @@ void View::draw(const Game& g) {
   }
   for (uint8_t i = 0; i < n; i++, x += step) {
     bool sel = myTurn && i == selected;
-    drawCard(sel ? x + shake : x, sel ? RAISED_Y : HAND_Y, hand[i]);
+    drawCard(sel ? x + shake : x, sel ? (armed ? ARMED_Y : RAISED_Y) : HAND_Y, hand[i]);
   }
 }
 
 void drawHandEnd(const Game& g) {
   gfx::textP(0, 0, PSTR("Hand"));
   gfx::number(20, 0, g.handNo);
-  gfx::textP(0, 12, PSTR("        Tricks Points Total"));
-  for (uint8_t seat = 0; seat < 2; seat++) {
-    int16_t y = 22 + seat * 8;
-    gfx::textP(0, y, seatName(g, seat));
-    gfx::number(40, y, g.won[1][seat] + g.won[0][seat]);
-    gfx::number(68, y, g.points[seat]);
-    gfx::number(96, y, g.total[seat]);
+  gfx::textP(40, 0, PSTR("Deal"));
+  drawSeed(60, 0, g.seed);
+  gfx::hline(0, 7, 128);
+  gfx::textP(56, 10, seatName(g, 0));
+  gfx::textP(84, 10, seatName(g, 1));
+  static const char ROWS[] PROGMEM = "Stage 1\0Stage 2\0Points\0Total";
+  PGM_P label = ROWS;
+  for (uint8_t row = 0; row < 4; row++) {
+    int16_t y = 18 + row * 8;
+    gfx::textP(0, y, label);
+    while (pgm_read_byte(label++)) {
+    }
+    for (uint8_t seat = 0; seat < 2; seat++) {
+      uint16_t v = row < 2 ? g.won[row][seat] : row == 2 ? g.points[seat] : g.total[seat];
+      gfx::number(56 + seat * 28, y, v);
+    }
   }
-  gfx::textP(0, 56, PSTR("A: continue"));
+  if (g.winner == 0 || g.winner == 1) {
+    gfx::bitmap(g.winner ? 104 : 68, 36, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
+  }
+  gfx::textP(0, 58, g.target ? PSTR("Target") : PSTR("Single hand"));
+  if (g.target) gfx::number(28, 58, g.target);
+  gfx::textP(76, 58, PSTR("A: continue"));
 }
 
 void drawGameOver(const Game& g) {
-  if (g.winner < 0) gfx::textP(0, 0, PSTR("A draw"));
-  else if (g.who[g.winner] == PLAYER_HUMAN) gfx::textP(0, 0, PSTR("You win the game!"));
-  else gfx::textP(0, 0, PSTR("The computer wins"));
-  gfx::textP(0, 16, PSTR("Total"));
-  gfx::number(40, 16, g.total[0]);
-  gfx::textP(52, 16, PSTR("-"));
-  gfx::number(60, 16, g.total[1]);
-  gfx::textP(0, 28, PSTR("Deal number"));
-  char digits[11];
-  uint32_t s = g.seed;
-  uint8_t i = sizeof digits - 1;
-  digits[i] = 0;
-  do {
-    digits[--i] = '0' + s % 10;
-    s /= 10;
-  } while (s);
-  gfx::text(0, 36, digits + i);
-  gfx::textP(0, 56, PSTR("A: title"));
+  PGM_P title = g.winner < 0 ? PSTR("A draw!")
+                : g.winner == 0 && human(g) ? PSTR("You win the game!")
+                : human(g) ? PSTR("The computer wins") : PSTR("Game over");
+  gfx::textP(0, 0, title);
+  gfx::hline(0, 7, 128);
+  for (uint8_t seat = 0; seat < 2; seat++) {
+    int16_t x = 16 + seat * 64;
+    gfx::textP(x, 12, seatName(g, seat));
+    gfx::number(x, 20, g.total[seat]);
+    if (g.winner == seat) gfx::bitmap(x, 28, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
+  }
+  gfx::textP(0, 48, PSTR("Deal"));
+  drawSeed(20, 48, g.seed);
+  gfx::textP(0, 58, PSTR("A: menu"));
+}
+
+void drawPause(const Game& g) {
+  gfx::fillRect(8, 10, 112, 40, gfx::BLACK);
+  gfx::rect(8, 10, 112, 40);
+  gfx::textP(12, 13, PSTR("Deal"));
+  drawSeed(32, 13, g.seed);
+  gfx::textP(12, 20, PSTR("Hand"));
+  gfx::number(32, 20, g.handNo);
+  gfx::textP(48, 20, deckTitle(g.deck));
+  gfx::textP(12, 27, scoringTitle(g.scoring));
+  gfx::textP(12, 34, playerName(g.who[1]));
+  gfx::textP(12, 42, PSTR("A: resume  B: menu"));
 }
 
 }  // namespace table

@@ -28,3 +28,26 @@ def suit_order(trump: int, style: str) -> tuple[int, ...]:
             order.append(first.pop(0))
         first, second = second, first
     return tuple(order)
+
+# Menu titles of the packs (by size) and suit-order styles, as the app manual names them.
+DECK_TITLES = {52: "Classic 52", 28: "Small Whist 28"}
+SUIT_ORDER_TITLES = {"alternate": "Alternate", "classic": "Classic"}
+HELP_WIDTH = 32  # characters in a line of the 128-pixel screen
+
+
+def scoring_help(scoring, deck) -> list[str]:
+    """How a scoring variant scores with this pack, in lines the device's rules screen shows."""
+    n = deck.hand_size
+    counted = f"All {2 * n} tricks count." if scoring.counts_stage1 else f"Only the last {n} tricks count."
+    lines = [f"Scoring: {scoring.title}", counted]
+    if scoring.colour_mode:
+        lines += ["A black trump card makes the", "hand low: fewest tricks wins."]
+    if scoring.difference:
+        lines.append("Winner scores the difference.")
+    else:
+        lines.append(f"Winner scores tricks over {scoring.over[deck.size]}.")
+    if scoring.slam:
+        lines += [f"Taking all {n}: {scoring.slam[deck.size]} points."]
+    too_long = [line for line in lines if len(line) > HELP_WIDTH]
+    assert not too_long, too_long
+    return lines

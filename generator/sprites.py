@@ -39,6 +39,7 @@ SPECS = (
     Spec("suits_large", (28, 8), (7, 8), doc="suit glyphs S H D C; red suits hollow"),
     Spec("card_face", (16, 24), (16, 24), masked=True, doc="card face: outline, white body, round corners"),
     Spec("card_back", (16, 24), (16, 24), masked=True, doc="card back pattern, same outline as the face"),
+    Spec("trophy", (16, 16), (16, 16), doc="the winner's cup on the game-over screen"),
 )
 
 

@@ -1,0 +1,103 @@
+#include "prefs.h"
+
+#include "save.h"
+#include "sound.h"
+
+namespace prefs {
+
+using namespace whist;
+
+namespace {
+
+// Tags: bump one when its struct changes meaning without changing size.
+constexpr uint8_t TAG_SETTINGS = 'S', TAG_GAME = 'G', TAG_STATS = 'T';
+constexpr uint16_t SETTINGS_AT = save::FIRST;
+constexpr uint16_t GAME_AT = SETTINGS_AT + save::size(sizeof(Settings));
+constexpr uint16_t STATS_AT = GAME_AT + save::size(sizeof(Game));
+static_assert(STATS_AT + NUM_PLAYER_KINDS * save::size(sizeof(Stats)) <= save::END, "EEPROM full");
+
+uint16_t statsAt(uint8_t level) { return STATS_AT + level * save::size(sizeof(Stats)); }
+
+uint8_t defaultTarget() {
+  for (uint8_t i = 0; i < NUM_TARGETS; i++)
+    if (targetAt(i) == DEFAULT_TARGET) return i;
+  return 0;
+}
+
+}  // namespace
+
+Settings settings;
+
+uint8_t choices(uint8_t item) {
+  switch (item) {
+    case OPT_GAME: return NUM_DECKS;
+    case OPT_SCORING: return NUM_SCORINGS;
+    case OPT_TARGET: return NUM_TARGETS;
+    case OPT_AI: return NUM_PLAYER_KINDS;
+    case OPT_SUITS: return NUM_SUIT_ORDER_STYLES;
+    default: return 2;  // off/on, normal/fast
+  }
+}
+
+void begin() {
+  bool ok = save::load(SETTINGS_AT, TAG_SETTINGS, &settings, sizeof settings);
+  for (uint8_t i = 0; i < OPT_SOUND; i++) ok = ok && settings.v[i] < choices(i);
+  if (!ok) {
+    const Settings defaults = {{DEFAULT_DECK, DEFAULT_SCORING, defaultTarget(), DEFAULT_PLAYER, 0, SUITS_ALTERNATE, 1}};
+    settings = defaults;
+  }
+}
+
+uint8_t value(uint8_t item) { return item == OPT_SOUND ? sound::enabled() : settings.v[item]; }
+
+void change(uint8_t item, int8_t step) {
+  uint8_t n = choices(item);
+  uint8_t v = (value(item) + n + step) % n;
+  if (item == OPT_SOUND) {
+    sound::setEnabled(v);
+    return;
+  }
+  settings.v[item] = v;
+  save::store(SETTINGS_AT, TAG_SETTINGS, &settings, sizeof settings);
+}
+
+uint8_t target() { return targetAt(settings.v[OPT_TARGET]); }
+
+void loadStats(uint8_t level, Stats& s) {
+  if (!save::load(statsAt(level), TAG_STATS, &s, sizeof s)) s = Stats();
+}
+
+void recordHand(const Game& g) {
+  uint8_t level = g.who[1];
+  Stats s;
+  loadStats(level, s);
+  s.hands++;
+  if (g.points[0] > g.points[1]) s.handsWon++;
+  if (g.won[1][0] == handSize(g)) s.slams++;  // every stage-2 trick
+  if (g.winner != NO_WINNER) {
+    s.games++;
+    if (g.winner == 0) {
+      s.wins++;
+      if (++s.streak > s.best) s.best = s.streak;
+    } else {
+      s.streak = 0;
+    }
+  }
+  save::store(statsAt(level), TAG_STATS, &s, sizeof s);
+}
+
+void resetStats() {
+  for (uint8_t i = 0; i < NUM_PLAYER_KINDS; i++) save::erase(statsAt(i));
+}
+
+bool loadGame(Game& g) {
+  if (!save::load(GAME_AT, TAG_GAME, &g, sizeof g)) return false;
+  // a block that passes the checksum but not these would crash the table
+  return g.deck < NUM_DECKS && g.scoring < NUM_SCORINGS && g.who[0] == PLAYER_HUMAN &&
+         g.who[1] < NUM_PLAYER_KINDS && g.winner == NO_WINNER;
+}
+
+void storeGame(const Game& g) { save::store(GAME_AT, TAG_GAME, &g, sizeof g); }
+void eraseGame() { save::erase(GAME_AT); }
+
+}  // namespace prefs

@@ -1,0 +1,274 @@
+#include "screens.h"
+
+#include <avr/pgmspace.h>
+
+#include "buttons.h"
+#include "gfx.h"
+#include "prefs.h"
+#include "sound.h"
+#include "whist_core.h"
+
+namespace screens {
+
+using namespace whist;
+
+namespace {
+
+const uint16_t SND_MOVE[] PROGMEM = {1200, 16, 0, 0};
+const uint16_t SND_NO[] PROGMEM = {196, 48, 0, 0};
+
+constexpr uint8_t ROW_H = 7, TOP = 9;
+constexpr uint8_t TEXT_ROWS = (64 - TOP) / ROW_H;
+constexpr uint8_t LINE_CHARS = 32;
+
+uint8_t cursor, scroll, count;
+bool confirm;  // stats: waiting for the reset to be confirmed
+uint8_t items[7];
+uint8_t digits[10];
+
+// An inverted bar across the top with the page's title.
+void header(PGM_P title) {
+  gfx::fillRect(0, 0, 128, 7);
+  gfx::textP(2, 1, title, gfx::BLACK);
+}
+
+// Row i of a list: the selected one inverted.
+int16_t rowY(uint8_t i) { return TOP + i * ROW_H; }
+void highlight(uint8_t i) { gfx::fillRect(0, rowY(i) - 1, 128, ROW_H, gfx::INVERT); }
+
+// UP/DOWN as -1/+1 (0 for neither); same for LEFT/RIGHT.
+int8_t vertical() {
+  return buttons::justPressed(buttons::DOWN) ? 1 : buttons::justPressed(buttons::UP) ? -1 : 0;
+}
+int8_t horizontal() {
+  return buttons::justPressed(buttons::RIGHT) ? 1 : buttons::justPressed(buttons::LEFT) ? -1 : 0;
+}
+
+// Moves the cursor over n rows, wrapping.
+void moveCursor(uint8_t n) {
+  int8_t d = vertical();
+  if (!d) return;
+  cursor = (cursor + n + d) % n;
+  sound::play(SND_MOVE);
+}
+
+const char MENU_TEXT[] PROGMEM = "Play\0Continue\0Deal number\0Settings\0Stats\0How to play\0Credits";
+const char SETTING_TEXT[] PROGMEM = "Game\0Scoring\0Target\0AI level\0Speed\0Suit order\0Single click\0Sound";
+
+// The n-th of a run of PROGMEM strings separated by NULs.
+PGM_P nth(PGM_P list, uint8_t n) {
+  while (n--)
+    while (pgm_read_byte(list++)) {
+    }
+  return list;
+}
+
+const char RULES_TEXT[] PROGMEM =
+    "German Whist for two. After the\n"
+    "deal the next card turns up:\n"
+    "its suit is trumps. Follow suit\n"
+    "if you can, else play any card.\n"
+    "The highest card of the suit\n"
+    "led wins, or the highest trump.\n"
+    "Stage 1: the trick's winner\n"
+    "takes the face-up card, the\n"
+    "loser the hidden one below it.\n"
+    "Stage 2: with the stock gone,\n"
+    "the hands are played out.\n";
+const char CONTROLS_TEXT[] PROGMEM =
+    "\nLEFT/RIGHT: choose a card\n"
+    "A: play it (twice if single\n"
+    "click play is off)\n"
+    "B (hold): the last trick\n"
+    "UP: pause, deal number, quit";
+const char CREDITS_TEXT[] PROGMEM =
+    "Whist for Arduboy " WHIST_VERSION "\n"
+    "Rules, deals and players come\n"
+    "from a Python engine: replay a\n"
+    "deal with whist trace --seed N.\n"
+    "Thanks to the Arduboy community.";
+
+// Copies line n of the '\n'-separated PROGMEM texts into buf; false past the end.
+bool lineOf(PGM_P const* texts, uint8_t nTexts, uint8_t n, char* buf) {
+  for (uint8_t t = 0; t < nTexts; t++) {
+    PGM_P p = texts[t];
+    char c;
+    while (n) {
+      c = pgm_read_byte(p++);
+      if (!c) break;
+      if (c == '\n') n--;
+    }
+    if (n) {
+      n--;  // a text's end also ends a line
+      continue;
+    }
+    uint8_t i = 0;
+    while ((c = pgm_read_byte(p++)) && c != '\n' && i < LINE_CHARS) buf[i++] = c;
+    buf[i] = 0;
+    return true;
+  }
+  return false;
+}
+
+// A scrolling page of text; UP/DOWN scroll, A or B leave.
+uint8_t page(PGM_P title, PGM_P const* texts, uint8_t nTexts) {
+  char buf[LINE_CHARS + 1];
+  uint8_t lines = 0;
+  while (lineOf(texts, nTexts, lines, buf)) lines++;
+  uint8_t maxScroll = lines > TEXT_ROWS ? lines - TEXT_ROWS : 0;
+  int8_t d = vertical();
+  if (d < 0 && scroll) scroll--;
+  if (d > 0 && scroll < maxScroll) scroll++;
+  header(title);
+  for (uint8_t i = 0; i < TEXT_ROWS && lineOf(texts, nTexts, scroll + i, buf); i++) gfx::text(0, rowY(i), buf);
+  if (scroll) gfx::textP(122, 1, PSTR("^"), gfx::BLACK);
+  if (scroll < maxScroll) gfx::textP(122, 58, PSTR("v"));
+  return buttons::justPressed(buttons::A | buttons::B) ? BACK : NONE;
+}
+
+}  // namespace
+
+void openMenu(bool canContinue) {
+  count = 0;
+  for (uint8_t i = PLAY; i <= CREDITS; i++)
+    if (i != CONTINUE || canContinue) items[count++] = i;
+  cursor = canContinue ? 1 : 0;  // Continue first when there is a game to continue
+}
+
+uint8_t menu() {
+  moveCursor(count);
+  header(PSTR("GERMAN WHIST"));
+  for (uint8_t i = 0; i < count; i++) gfx::textP(4, rowY(i), nth(MENU_TEXT, items[i]));
+  highlight(cursor);
+  if (buttons::justPressed(buttons::B)) return BACK;
+  return buttons::justPressed(buttons::A) ? items[cursor] : NONE;
+}
+
+void openList(uint8_t first) {
+  cursor = first;
+  scroll = 0;
+  confirm = false;
+}
+
+uint8_t settings() {
+  using namespace prefs;
+  moveCursor(NUM_ITEMS);
+  int8_t d = horizontal();
+  if (!d && buttons::justPressed(buttons::A)) d = 1;
+  if (d) {
+    change(cursor, d);
+    sound::play(SND_MOVE);
+  }
+  header(PSTR("SETTINGS"));
+  for (uint8_t i = 0; i < NUM_ITEMS; i++) {
+    int16_t y = rowY(i);
+    uint8_t v = value(i);
+    gfx::textP(2, y, nth(SETTING_TEXT, i));
+    PGM_P s;
+    switch (i) {
+      case OPT_GAME: s = deckTitle(v); break;
+      case OPT_SCORING: s = scoringTitle(v); break;
+      case OPT_TARGET: s = targetAt(v) ? nullptr : PSTR("Single hand"); break;
+      case OPT_AI: s = playerName(v); break;
+      case OPT_SPEED: s = v ? PSTR("Fast") : PSTR("Normal"); break;
+      case OPT_SUITS: s = suitOrderTitle(v); break;
+      default: s = v ? PSTR("On") : PSTR("Off");
+    }
+    if (s) gfx::textP(60, y, s);
+    else gfx::number(60, y, targetAt(v));
+  }
+  highlight(cursor);
+  return buttons::justPressed(buttons::B) ? BACK : NONE;
+}
+
+uint8_t stats() {
+  if (confirm) {
+    header(PSTR("RESET STATS"));
+    gfx::textP(4, 20, PSTR("Erase the stats of every"));
+    gfx::textP(4, 27, PSTR("AI level?"));
+    gfx::textP(4, 44, PSTR("A: yes, reset   B: no"));
+    if (buttons::justPressed(buttons::A)) {
+      prefs::resetStats();
+      confirm = false;
+    } else if (buttons::justPressed(buttons::B)) {
+      confirm = false;
+    }
+    return NONE;
+  }
+  int8_t d = horizontal();
+  if (d) cursor = (cursor + NUM_PLAYER_KINDS + d) % NUM_PLAYER_KINDS;
+  prefs::Stats s;
+  prefs::loadStats(cursor, s);
+  header(PSTR("STATS"));
+  gfx::textP(40, 1, PSTR("<"), gfx::BLACK);
+  gfx::textP(48, 1, playerName(cursor), gfx::BLACK);
+  gfx::textP(120, 1, PSTR(">"), gfx::BLACK);
+  static const char LABELS[] PROGMEM = "Games\0Hands\0Slams\0Streak";
+  static const char SECOND[] PROGMEM = "won\0won\0\0best";
+  // which Stats fields each row shows (the second is 0 for none)
+  static const uint8_t FIELD[4][2] PROGMEM = {{0, 1}, {2, 3}, {4, 0}, {5, 6}};
+  const uint16_t* v = &s.games;
+  for (uint8_t row = 0; row < 4; row++) {
+    int16_t y = 12 + row * 9;
+    gfx::textP(2, y, nth(LABELS, row));
+    gfx::number(40, y, v[pgm_read_byte(&FIELD[row][0])]);
+    uint8_t second = pgm_read_byte(&FIELD[row][1]);
+    if (second) {
+      gfx::textP(68, y, nth(SECOND, row));
+      gfx::number(88, y, v[second]);
+    }
+  }
+  gfx::textP(2, 58, PSTR("A: reset  B: back"));
+  if (buttons::justPressed(buttons::A)) confirm = true;
+  return buttons::justPressed(buttons::B) ? BACK : NONE;
+}
+
+uint8_t rules() {
+  PGM_P texts[] = {RULES_TEXT, scoringHelp(prefs::value(prefs::OPT_SCORING), prefs::value(prefs::OPT_GAME)),
+                   CONTROLS_TEXT};
+  return page(PSTR("HOW TO PLAY"), texts, 3);
+}
+
+uint8_t credits() {
+  PGM_P texts[] = {CREDITS_TEXT};
+  return page(PSTR("CREDITS"), texts, 1);
+}
+
+void openDeal(uint32_t seed) {
+  for (int8_t i = 9; i >= 0; i--) {
+    digits[i] = seed % 10;
+    seed /= 10;
+  }
+  cursor = 9;
+}
+
+uint8_t deal(uint32_t* seed) {
+  int8_t d = horizontal();
+  if (d) cursor = (cursor + 10 + d) % 10;
+  d = vertical();
+  if (d) digits[cursor] = (digits[cursor] + 10 - d) % 10;  // UP counts up
+  header(PSTR("DEAL NUMBER"));
+  for (uint8_t i = 0; i < 10; i++) {
+    int16_t x = 24 + i * 8;
+    char c[2] = {char('0' + digits[i]), 0};
+    gfx::text(x, 20, c);
+    if (i == cursor) gfx::hline(x - 1, 27, 5);
+  }
+  gfx::textP(2, 36, PSTR("UP/DOWN digit, LEFT/RIGHT move"));
+  gfx::textP(2, 46, PSTR("A: play this deal"));
+  gfx::textP(2, 54, PSTR("B: back"));
+  if (buttons::justPressed(buttons::B)) return BACK;
+  if (!buttons::justPressed(buttons::A)) return NONE;
+  uint32_t v = 0;
+  for (uint8_t i = 0; i < 10; i++) {
+    if (v > 429496729UL || (v == 429496729UL && digits[i] > 5)) {  // above 2^32 - 1
+      sound::play(SND_NO);
+      return NONE;
+    }
+    v = v * 10 + digits[i];
+  }
+  *seed = v;
+  return PLAY;
+}
+
+}  // namespace screens
