@@ -209,8 +209,9 @@ void drawHandEnd(const Game& g) {
       gfx::number(56 + seat * 28, y, v);
     }
   }
-  if (g.winner == 0 || g.winner == 1) {
-    gfx::bitmap(g.winner ? 104 : 68, 36, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
+  if (g.winner == 0 || g.winner == 1) {  // the game's winner, beside the table
+    gfx::bitmap(108, 24, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
+    gfx::textP(110, 42, seatName(g, g.winner));
   }
   gfx::textP(0, 58, g.target ? PSTR("Target") : PSTR("Single hand"));
   if (g.target) gfx::number(28, 58, g.target);
