@@ -11,7 +11,7 @@ NODE_STAMP := emulator/node_modules/.package-lock.json
 TOOLCHAIN := gcc-avr avr-libc binutils-avr arduino-core-avr
 SEEDS ?= 1000
 
-.PHONY: all hex test bench venv clean toolchain crosstest
+.PHONY: all hex test bench venv clean toolchain crosstest screenshots longtest
 
 all: hex
 
@@ -44,6 +44,14 @@ test: $(STAMP) $(NODE_STAMP) toolchain
 # Long cross-test: SEEDS games over every variant, engine vs emulated firmware.
 crosstest: hex $(NODE_STAMP)
 	$(WHIST) crosstest --games $(SEEDS) --hex distributable/Whist.hex
+
+# The README's pictures, taken from the real hex in the emulator (generator/screenshots.py).
+screenshots: hex $(NODE_STAMP)
+	$(PY) -m generator.screenshots distributable/Whist.hex docs/screenshots
+
+# The slow UI runs: a Classic game through the buttons, 100,000 frames of random buttons.
+longtest: $(STAMP) $(NODE_STAMP) toolchain
+	WHIST_LONGTEST=1 $(PY) -m pytest -q -s -m slow tests/test_ui.py
 
 bench: hex $(NODE_STAMP)
 	$(WHIST) bench --hex distributable/Whist.hex
