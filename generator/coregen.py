@@ -11,7 +11,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import __version__, cards, display, prng, protocol, rules, trace
+from . import __version__, cards, display, players_hard, players_original, prng, protocol, rules, solver, trace
 from .players import DEVICE_PLAYERS, HUMAN
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -73,6 +73,26 @@ def core_context() -> dict:
         "golden": prng.GOLDEN,
         "ai_salt": prng.AI_SALT,
         "trace_version": trace.VERSION,
+        "solver": {
+            "budget": solver.NODE_BUDGET,
+            "tt_min": solver.TT_MIN_TRICKS,
+            "tt_size": 1 << solver.TT_BITS,
+            "check_bits": solver.CHECK_BITS,
+            "check_mask": solver.CHECK_MASK,
+            "key_mask": solver.KEY_MASK,
+            "key_mul": solver.KEY_MUL,
+        },
+        "original": {
+            "trump_bonus": players_original.TRUMP_BONUS,
+            "low_below": players_original.LOW_BELOW,
+            "high_from": players_original.HIGH_FROM,
+        },
+        "hard": {
+            "w_trump": players_hard.W_TRUMP,
+            "w_want": players_hard.W_WANT,
+            "w_spend": players_hard.W_SPEND,
+            "easy_budget": players_hard.EASY_BUDGET,
+        },
         "errors": list(protocol.ERRORS.values()),
         "error_code": protocol.ERROR_CODES,
         "default": {

@@ -54,13 +54,27 @@ class GreedyPlayer:
 
 PlayerFactory = Callable[[Rng], Player]
 
+def _ai(name: str) -> PlayerFactory:
+    """The memory-based players live in their own modules (imported late: they import this one)."""
+
+    def make(rng: Rng) -> Player:
+        from . import players_hard, players_original
+
+        if name == "original":
+            return players_original.OriginalPlayer()
+        return getattr(players_hard, name)()
+
+    return make
+
+
 PLAYERS: dict[str, PlayerFactory] = {
     "random": RandomPlayer,
     "greedy": lambda rng: GreedyPlayer(),
+    **{name: _ai(name) for name in ("original", "easy", "hard", "expert")},
 }
 # Players the firmware has, in its enumeration order; each has a C++ template
 # generator/templates/players/<name>.cpp.j2 defining choose<Name>(Game&).
-DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy")
+DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy", "original", "easy", "hard")
 HUMAN = "human"  # the trace name of a seat played by a person
 
 
