@@ -11,7 +11,7 @@ NODE_STAMP := emulator/node_modules/.package-lock.json
 TOOLCHAIN := gcc-avr avr-libc binutils-avr arduino-core-avr
 SEEDS ?= 1000
 
-.PHONY: all hex test bench venv clean toolchain crosstest screenshots longtest
+.PHONY: all hex test bench bench-ai venv clean toolchain crosstest screenshots longtest
 
 all: hex
 
@@ -55,6 +55,11 @@ longtest: $(STAMP) $(NODE_STAMP) toolchain
 
 bench: hex $(NODE_STAMP)
 	$(WHIST) bench --hex distributable/Whist.hex
+	$(MAKE) bench-ai
+
+# The computer opponent: duplicate-deal win rates, stage-2 loss, nodes per decision (docs/ai.md).
+bench-ai: $(STAMP)
+	$(PY) benchmarks/ai.py --deals 2000 --hands 1000 --jobs 2
 
 clean:
 	rm -rf build .pytest_cache

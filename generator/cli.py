@@ -231,6 +231,29 @@ def solve(trump: str, lead: int, hand0: str, hand1: str, mode: str) -> None:
         click.echo(line)
 
 
+@main.command()
+@click.option("--p0", type=click.Choice(sorted(PLAYERS)), required=True, help="Player A (figures are for A).")
+@click.option("--p1", type=click.Choice(sorted(PLAYERS)), required=True, help="Player B.")
+@click.option("--deals", type=click.IntRange(1, 1_000_000), default=2000, show_default=True,
+              help="Deals, each played twice with the seats swapped.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes.")
+@click.option("--deck", type=click.Choice(["52", "28"]), default="52", show_default=True, help="Pack.")
+@click.option("--scoring", type=click.Choice(list(SCORINGS)), default="last13", show_default=True, help="Scoring.")
+def arena(p0: str, p1: str, deals: int, jobs: int, deck: str, scoring: str) -> None:
+    """Duplicate-deal match: hands won, points per hand and 95% confidence intervals for P0."""
+    from .arena import run_arena
+
+    with click.progressbar(length=deals, label=f"{p0} vs {p1}", file=sys.stderr) as bar:
+        def progress(results):
+            for r in results:
+                bar.update(1)
+                yield r
+
+        result = run_arena(p0, p1, deals, jobs, int(deck), scoring, progress=progress)
+    for line in result.lines():
+        click.echo(line)
+
+
 def fail(error: Exception) -> None:
     """One line on stderr and exit status 1, no traceback."""
     click.echo(f"error: {error}", err=True)
