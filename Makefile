@@ -10,8 +10,9 @@ NODE_STAMP := emulator/node_modules/.package-lock.json
 
 TOOLCHAIN := gcc-avr avr-libc binutils-avr arduino-core-avr
 SEEDS ?= 1000
+AI_SEEDS ?= 200
 
-.PHONY: all hex test bench bench-ai venv clean toolchain crosstest screenshots longtest
+.PHONY: all hex test bench bench-ai venv clean toolchain crosstest crosstest-ai screenshots longtest
 
 all: hex
 
@@ -44,6 +45,10 @@ test: $(STAMP) $(NODE_STAMP) toolchain
 # Long cross-test: SEEDS games over every variant, engine vs emulated firmware.
 crosstest: hex $(NODE_STAMP)
 	$(WHIST) crosstest --games $(SEEDS) --hex distributable/Whist.hex
+
+# Easy and Hard on both seats, single hands (their searches dominate: about 10 games a minute).
+crosstest-ai: hex $(NODE_STAMP)
+	$(WHIST) crosstest --games $(AI_SEEDS) --players easy,hard --single-hand --hex distributable/Whist.hex
 
 # The README's pictures, taken from the real hex in the emulator (generator/screenshots.py).
 screenshots: hex $(NODE_STAMP)

@@ -26,6 +26,9 @@ using namespace whist;
 enum Screen : uint8_t {
   TITLE = 1, MENU, TABLE, PAUSE, HAND_END, GAME_OVER, SETTINGS, STATS, RULES, CREDITS, DEAL, AUTO
 };
+// Emulator markers (GPIOR0, docs/emulator.md) around each decision of a fast
+// serial game: the cycles between them are the computer's thinking time.
+const uint8_t MARK_THINK = 0xA0, MARK_MOVED = 0xA1;
 
 const uint16_t SND_PLAY[] PROGMEM = {1568, 16, 0, 0};
 const uint16_t SND_BOUNCE[] PROGMEM = {196, 48, 0, 0};
@@ -49,14 +52,29 @@ void setScreen(Screen s) {
   GPIOR0 = s;
 }
 
-void serialSink(const char* line, uint8_t len) { Serial.write(line, len); }
+static_assert(hw::SERIAL_LINE_MAX == LINE_MAX, "the serial line buffer holds generator/protocol.py's LINE_MAX");
+
+void serialSink(char c) { Serial.write(c); }
 
 bool fast() { return prefs::value(prefs::OPT_SPEED); }
 uint8_t aiDelay() { return fast() ? 8 : 24; }
 uint8_t trickShow() { return fast() ? 16 : 48; }
 
-// The only place the computer is asked for a move.
-uint8_t aiMove() { return chooseAI(game); }
+// While the computer searches, the table is redrawn whenever a frame is due
+// (whist::setThinkHook), so the screen never freezes.
+void thinkFrame() {
+  if (!hw::frameReady()) return;
+  view.draw(game);
+  hw::display(true);
+}
+
+// The computer's move on the table, with the screen kept alive.
+uint8_t aiMove() {
+  setThinkHook(thinkFrame);
+  uint8_t c = chooseAI(game);
+  setThinkHook(nullptr);
+  return c;
+}
 
 void toTable(Screen s) {
   view.reset(prefs::value(prefs::OPT_SUITS));
@@ -179,8 +197,12 @@ void startSerialGame(const PlayCommand& cmd) {
     do {
       beginHand(game);
       uint8_t r;
-      do r = play(game, aiMove());
-      while (!(r & HAND_DONE));
+      do {
+        GPIOR0 = MARK_THINK;
+        uint8_t c = chooseAI(game);
+        GPIOR0 = MARK_MOVED;
+        r = play(game, c);
+      } while (!(r & HAND_DONE));
     } while (game.winner == NO_WINNER);
     setScreen(TITLE);
     return;

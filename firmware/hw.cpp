@@ -111,18 +111,21 @@ void display(bool clear) {
   }
 }
 
-bool nextFrame() {
+bool frameReady() {
   buttons::sample();
   uint8_t now = (uint8_t)millis();
-  if ((uint8_t)(now - lastFrameStart) < FRAME_MS) {
-    idle();
-    return false;
-  }
+  if ((uint8_t)(now - lastFrameStart) < FRAME_MS) return false;
   lastFrameStart = now;
   frameCount++;
   buttons::nextFrame();
   sound::update();
   return true;
+}
+
+bool nextFrame() {
+  if (frameReady()) return true;
+  idle();
+  return false;
 }
 
 void led(uint8_t rgb) {

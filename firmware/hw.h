@@ -39,6 +39,10 @@ void display(bool clear = false);
 // ~1 ms) and returns false, so loop() should return at once.
 bool nextFrame();
 
+// nextFrame() without the sleep: for long computations that keep the screen
+// alive by drawing a frame whenever one is due.
+bool frameReady();
+
 // RGB LED, bits LED_RED | LED_GREEN | LED_BLUE lit; 0 = off.
 constexpr uint8_t LED_RED = 1, LED_GREEN = 2, LED_BLUE = 4;
 void led(uint8_t rgb);

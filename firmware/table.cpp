@@ -8,6 +8,7 @@
 #include <avr/pgmspace.h>
 
 #include "gfx.h"
+#include "hw.h"
 #include "sprites.h"
 
 namespace table {
@@ -66,7 +67,8 @@ void message(const Game& g, const View& v) {
     msg = g.mode == MODE_LOW ? PSTR("Low hand: fewest tricks win") : PSTR("Stage 1: play for the top card");
   } else if (!human(g) || turn(g) != 0) {
     x = gfx::textP(0, 0, seatName(g, turn(g)));
-    msg = PSTR(" is thinking...");
+    x = gfx::textP(x, 0, PSTR(" is thinking"));
+    msg = PSTR("...") + (3 - (hw::frameCount >> 4 & 3));  // the dots move while it searches
   } else if (v.armed) {
     msg = PSTR("A again to play it");
   } else {

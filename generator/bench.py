@@ -12,6 +12,9 @@ from .players import RandomPlayer
 from .rules import Variant
 
 
+THINK_HANDS = 26  # 13 of each deck: 1,040 decisions
+
+
 def hands_per_second(variant: Variant, seconds: float) -> float:
     """Deal and play random hands for about ``seconds``; return hands per second."""
     player = RandomPlayer(ai_rng(1))
@@ -44,3 +47,9 @@ def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None 
         report = crosstest.run(Path(hex_path), list(crosstest.cases(40, players=("random", "greedy"))))
         echo(f"cross-test (random/greedy players): {60 * report.games / report.seconds:,.0f} games per minute "
              f"({report.games} games, {report.differing} differing)")
+        from . import thinktime
+
+        for player in ("hard", "easy"):
+            echo(f"device thinking time, {player} vs {player}, {THINK_HANDS} single hands (both decks, both stages):")
+            for line in thinktime.summary(thinktime.measure(Path(hex_path), THINK_HANDS, player)):
+                echo("  " + line)

@@ -123,7 +123,8 @@ def bench(seconds: float, hex_path: str | None) -> None:
               show_default=True, help="Firmware to run in the emulator.")
 @click.option("--first-seed", type=click.IntRange(0), default=1, show_default=True, help="Index of the first game.")
 @click.option("--players", default=None, help="Comma-separated device players to seat (default: all of them).")
-def crosstest(games: int, hex_path: str, first_seed: int, players: str | None) -> None:
+@click.option("--single-hand", is_flag=True, help="Play single hands (target 0) instead of cycling the targets.")
+def crosstest(games: int, hex_path: str, first_seed: int, players: str | None, single_hand: bool) -> None:
     """Play the same seeds in the engine and in the emulated firmware and diff the traces."""
     from . import crosstest as ct
     from .players import DEVICE_PLAYERS
@@ -133,7 +134,7 @@ def crosstest(games: int, hex_path: str, first_seed: int, players: str | None) -
     if unknown:
         raise click.BadParameter(f"{', '.join(unknown)}: not a device player ({', '.join(DEVICE_PLAYERS)})",
                                  param_hint="--players")
-    cases = list(ct.cases(games, players=seats, first_seed=first_seed))
+    cases = list(ct.cases(games, players=seats, first_seed=first_seed, targets=(0,) if single_hand else ct.TARGETS))
     with click.progressbar(length=len(cases), label="cross-test", file=sys.stderr) as bar:
         report = ct.run(Path(hex_path), cases, lambda case, diff: bar.update(1))
     click.echo(f"{report.games} games, {report.differing} differing, "

@@ -38,7 +38,8 @@ class Case:
         return play_command(self.seed, self.variant, self.p0, self.p1, fast=True)
 
 
-def cases(count: int, players: tuple[str, ...] = DEVICE_PLAYERS, first_seed: int = 1) -> Iterator[Case]:
+def cases(count: int, players: tuple[str, ...] = DEVICE_PLAYERS, first_seed: int = 1,
+          targets: tuple[int, ...] = TARGETS) -> Iterator[Case]:
     """``count`` games cycling through every deck x scoring x target x seating."""
     combos = list(itertools.product(DECKS, SCORINGS))
     seatings = list(itertools.product(players, repeat=2))
@@ -46,7 +47,7 @@ def cases(count: int, players: tuple[str, ...] = DEVICE_PLAYERS, first_seed: int
         deck, scoring = combos[i % len(combos)]
         p0, p1 = seatings[(i // len(combos)) % len(seatings)]
         seed = (first_seed + i) * 2654435761 % 2**32  # spread over the whole u32 range
-        yield Case(seed, Variant.make(deck, scoring, TARGETS[i % len(TARGETS)]), p0, p1)
+        yield Case(seed, Variant.make(deck, scoring, targets[i % len(targets)]), p0, p1)
 
 
 def device_trace(emu: Emulator, case: Case) -> list[str]:

@@ -25,7 +25,7 @@ ERRORS: dict[str, str] = {
     "long": "line too long",
 }
 ERROR_CODES = {name: i + 1 for i, name in enumerate(ERRORS)}
-LINE_MAX = 120  # longest line the firmware reads or writes, newline excluded
+LINE_MAX = 96  # longest line the firmware reads, newline excluded (the longest play command is 87)
 
 
 def play_command(seed: int, variant: Variant, p0: str, p1: str, fast: bool = True) -> str:

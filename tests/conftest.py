@@ -42,6 +42,17 @@ def build_hex(out: Path, patch: Callable[[Path], None] | None = None) -> Path:
 
 
 @pytest.fixture(scope="session")
-def firmware_hex(tmp_path_factory) -> Path:
+def firmware_dist(tmp_path_factory) -> Path:
+    """A complete `whist build` of this tree (Whist.hex, Whist.arduboy), once per session."""
+    from generator.package import build
+
+    out = tmp_path_factory.mktemp("firmware")
+    with at_root():
+        build(out / "build", out / "dist", lambda line: None)
+    return out / "dist"
+
+
+@pytest.fixture(scope="session")
+def firmware_hex(firmware_dist) -> Path:
     """Whist.hex built from this tree, once per session."""
-    return build_hex(tmp_path_factory.mktemp("firmware"))
+    return firmware_dist / "Whist.hex"

@@ -101,3 +101,13 @@ def test_bad_play_lines_get_an_error_line(host, line, error):
 def test_defaults_match_whist_trace(host):
     want = play_game(99, Variant.make(), ("greedy", "greedy")).lines
     assert run_host(host, ["play seed=99"]).splitlines() == want
+
+
+def test_the_longest_play_command_fits_the_device_line():
+    from generator.players import DEVICE_PLAYERS
+    from generator.protocol import LINE_MAX
+
+    longest = max(DEVICE_PLAYERS, key=len)
+    scoring = max(SCORINGS, key=len)
+    line = play_command(4294967295, Variant.make(52, scoring, 255), longest, longest)
+    assert len(line) <= LINE_MAX

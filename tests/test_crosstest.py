@@ -19,6 +19,7 @@ from generator.trace import first_difference, trick_line
 
 pytestmark = needs_firmware
 CI_GAMES = 64
+CI_AI_GAMES = 32  # single hands, every deck x scoring x seating; `make crosstest-ai` runs 200
 
 
 def test_ci_subset_matches_the_engine(firmware_hex):
@@ -27,6 +28,22 @@ def test_ci_subset_matches_the_engine(firmware_hex):
     report = crosstest.run(firmware_hex, games)
     assert report.games == CI_GAMES
     assert report.differing == 0, report.first_failure
+
+
+def test_ai_players_match_the_engine(firmware_hex):
+    """Easy and Hard on both seats: their stage-2 searches must count the same nodes as the engine's."""
+    games = list(crosstest.cases(CI_AI_GAMES, players=("easy", "hard"), targets=(0,)))
+    assert {(c.p0, c.p1) for c in games} == {(a, b) for a in ("easy", "hard") for b in ("easy", "hard")}
+    report = crosstest.run(firmware_hex, games)
+    assert report.differing == 0, report.first_failure
+
+
+def test_thinking_time_is_measured_for_every_card(firmware_hex):
+    from generator import thinktime
+
+    decisions = thinktime.measure(firmware_hex, 2, "easy")
+    assert [(d.deck, d.stage) for d in decisions] == [(52, 1)] * 26 + [(52, 2)] * 26 + [(28, 1)] * 14 + [(28, 2)] * 14
+    assert all(d.cycles > 0 for d in decisions)
 
 
 @pytest.fixture(scope="module")

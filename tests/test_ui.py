@@ -233,6 +233,21 @@ def test_rules_scroll_and_credits_show(firmware_hex):
         dev.wait_screen("menu")
 
 
+def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex):
+    """Seed 1's first stage-2 moves take Hard its whole node budget (about 0.7 s each)."""
+    max_gap = 40 * 16_000  # cycles: a frame is due every 16 ms, the search looks every 256 nodes
+    with device(firmware_hex) as dev:
+        dev.read()
+        dev.emu.serial_write("play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0\n")
+        dev.wait_serial("trick 13 ")
+        seen, pictures = dev.read(), set()
+        while "trick 14 " not in seen:
+            assert dev.emu.run_frames(1, max_cycles=max_gap) == 1, "no frame for 40 ms: the screen froze"
+            pictures.add(dev.emu.screen())
+            seen += dev.read()
+        assert len(pictures) >= 4  # "is thinking" and its moving dots
+
+
 def fuzz(hex_path, frames: int, seed: int) -> int:
     """Random buttons for `frames` frames; returns the stack bytes never touched."""
     rng = random.Random(seed)

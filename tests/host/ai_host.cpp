@@ -6,7 +6,7 @@
 
 #include "whist_core.h"
 
-static void toStdout(const char* line, uint8_t len) { fwrite(line, 1, len, stdout); }
+static void toStdout(char c) { putchar(c); }
 
 int main() {
   whist::setSink(toStdout);
