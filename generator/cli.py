@@ -233,6 +233,24 @@ def solve(trump: str, lead: int, hand0: str, hand1: str, mode: str) -> None:
 
 
 @main.command()
+@click.option("--deals", type=click.IntRange(10, 1_000_000), default=400, show_default=True,
+              help="Duplicate deals per comparison.")
+@click.option("--rounds", type=click.IntRange(1, 100), default=10, show_default=True, help="Most improvements to make.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True, help="Worker processes.")
+def tune(deals: int, rounds: int, jobs: int) -> None:
+    """Tune Hard's stage-1 weights by self-play; prints the weights to ship.
+
+    Starts from the shipped weights (generator/players_hard.py WEIGHTS) and
+    moves one weight a step at a time while the change wins significantly
+    on duplicate deals. Paste the result into WEIGHTS and run make hex.
+    """
+    from .tuning import tune as run_tune
+
+    best = run_tune(deals, rounds, jobs, click.echo)
+    click.echo(f"WEIGHTS = Weights(trump={best.trump}, want={best.want}, spend={best.spend})")
+
+
+@main.command()
 @click.option("--p0", type=click.Choice(sorted(PLAYERS)), required=True, help="Player A (figures are for A).")
 @click.option("--p1", type=click.Choice(sorted(PLAYERS)), required=True, help="Player B.")
 @click.option("--deals", type=click.IntRange(1, 1_000_000), default=2000, show_default=True,

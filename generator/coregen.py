@@ -88,9 +88,9 @@ def core_context() -> dict:
             "high_from": players_original.HIGH_FROM,
         },
         "hard": {
-            "w_trump": players_hard.W_TRUMP,
-            "w_want": players_hard.W_WANT,
-            "w_spend": players_hard.W_SPEND,
+            "w_trump": players_hard.WEIGHTS.trump,
+            "w_want": players_hard.WEIGHTS.want,
+            "w_spend": players_hard.WEIGHTS.spend,
             "easy_budget": players_hard.EASY_BUDGET,
         },
         "errors": list(protocol.ERRORS.values()),

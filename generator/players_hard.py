@@ -5,10 +5,12 @@ card, both valued by rank among the cards still out (perfect memory of every
 card seen) plus a trump bonus, and wins the trick only when the difference is
 worth the card it costs. Stage 2 hands the position to the solver, whose
 node budget is what separates the levels. The weights are integers, tuned by
-self-play (benchmarks/ai.py), and rendered into the firmware by coregen.
+self-play (`whist tune`), and rendered into the firmware by coregen.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from .cards import cards_of, suit_mask
 from .players_original import OriginalPlayer
@@ -16,26 +18,32 @@ from .rules import trick_winner
 from .solver import NODE_BUDGET, decide, split
 from .state import Observation
 
-# Stage-1 weights (tuned by self-play against original; see docs/ai.md).
-W_TRUMP = 8  # value of being a trump, in ranks
-W_WANT = 2  # the face-up card must beat the average hidden card by this many ranks
-W_SPEND = 2  # quarter-ranks of extra gain needed per rank spent winning instead of losing
+class Weights(NamedTuple):
+    """Hard's stage-1 weights, integers so the AVR computes the same."""
+
+    trump: int  # value of being a trump, in ranks
+    want: int  # the face-up card must beat the average hidden card by this many ranks
+    spend: int  # quarter-ranks of extra gain needed per rank spent winning instead of losing
+
+
+# Found by self-play (`whist tune`, generator/tuning.py; docs/ai.md).
+WEIGHTS = Weights(trump=8, want=2, spend=2)
 EASY_BUDGET = 400  # easy searches stage 2 with a small budget
 
 
-def card_value(c: int, mine: int, played: int, trump: int) -> int:
+def card_value(c: int, mine: int, played: int, trump: int, trump_bonus: int) -> int:
     """12 minus the higher cards of its suit still out against this seat, plus the trump bonus."""
     s = c // 13
     higher = suit_mask(s) & ~((2 << c) - 1)
-    return 12 - (higher & ~played & ~mine).bit_count() + (W_TRUMP if s == trump else 0)
+    return 12 - (higher & ~played & ~mine).bit_count() + (trump_bonus if s == trump else 0)
 
 
-def stage1_choice(obs: Observation, legal: int) -> int:
+def stage1_choice(obs: Observation, legal: int, w: Weights = WEIGHTS) -> int:
     """Win the face-up card when it is worth more than the hidden one by enough to pay for the winner."""
     mine, played, trump = obs.hand, obs.played, obs.trump
 
     def value(c: int) -> int:
-        return card_value(c, mine, played, trump)
+        return card_value(c, mine, played, trump, w.trump)
 
     unseen = list(cards_of(obs.unseen()))
     cnt = len(unseen)
@@ -43,19 +51,19 @@ def stage1_choice(obs: Observation, legal: int) -> int:
     cards = list(cards_of(legal))
     cheapest = min(cards, key=value)
     if obs.lead < 0:
-        if gain4 < 4 * cnt * W_WANT:
+        if gain4 < 4 * cnt * w.want:
             return cheapest
         sure = [c for c in cards if c // 13 != trump and value(c) == 12]
         if sure:
             return min(sure, key=value)
-        top_trumps = [c for c in cards if c // 13 == trump and value(c) == 12 + W_TRUMP]
+        top_trumps = [c for c in cards if c // 13 == trump and value(c) == 12 + w.trump]
         return top_trumps[0] if top_trumps else max(cards, key=value)
     winners = [c for c in cards if trick_winner(obs.lead, c, trump) == 1]
     losers = [c for c in cards if c not in winners]
     if not winners or not losers:
         return cheapest
-    w, l = min(winners, key=value), min(losers, key=value)
-    return w if gain4 >= cnt * (4 * W_WANT + W_SPEND * (value(w) - value(l))) else l
+    win, lose = min(winners, key=value), min(losers, key=value)
+    return win if gain4 >= cnt * (4 * w.want + w.spend * (value(win) - value(lose))) else lose
 
 
 def stage2_choice(obs: Observation, budget: int | None) -> tuple[int, int]:
