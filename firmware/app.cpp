@@ -60,12 +60,17 @@ bool fast() { return prefs::value(prefs::OPT_SPEED); }
 uint8_t aiDelay() { return fast() ? 8 : 24; }
 uint8_t trickShow() { return fast() ? 16 : 48; }
 
-// While the computer searches, the table is redrawn whenever a frame is due
-// (whist::setThinkHook), so the screen never freezes.
+// While the computer searches, the screen is refreshed whenever a frame is
+// due (whist::setThinkHook), so it never freezes: the whole table once, then
+// only its top line ("... is thinking" and moving dots) over the kept frame,
+// which costs the search about 1.4 ms a frame instead of 7.
+bool thinkDrawn;
 void thinkFrame() {
   if (!hw::frameReady()) return;
-  view.draw(game);
-  hw::display(true);
+  if (thinkDrawn) view.drawMessage(game);
+  else view.draw(game);
+  thinkDrawn = true;
+  hw::display(false);
 }
 
 // The computer's move on the table, with the screen kept alive.
@@ -73,6 +78,8 @@ uint8_t aiMove() {
   setThinkHook(thinkFrame);
   uint8_t c = chooseAI(game);
   setThinkHook(nullptr);
+  if (thinkDrawn) memset(hw::frame, 0, sizeof hw::frame);  // loop() draws on a clear frame
+  thinkDrawn = false;
   return c;
 }
 

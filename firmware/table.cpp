@@ -6,6 +6,7 @@
 #include "table.h"
 
 #include <avr/pgmspace.h>
+#include <string.h>
 
 #include "gfx.h"
 #include "hw.h"
@@ -143,6 +144,11 @@ uint8_t View::selectedCard(const Game& g) const {
   uint8_t cards[MAX_HAND + 1];
   uint8_t n = sortedHand(g, suitStyle, cards);
   return selected < n ? cards[selected] : NO_CARD;
+}
+
+void View::drawMessage(const Game& g) const {
+  memset(hw::frame, 0, hw::WIDTH);
+  message(g, *this);
 }
 
 void View::draw(const Game& g) {

@@ -30,6 +30,8 @@ struct View {
   // The card at the selected position of seat 0's hand.
   uint8_t selectedCard(const whist::Game& g) const;
   void draw(const whist::Game& g);
+  // The top line alone (screen page 0, cleared first), over a frame kept from draw().
+  void drawMessage(const whist::Game& g) const;
 };
 
 // A card face with its rank and suit, 16x24 at (x, y).

@@ -27,7 +27,7 @@ class Weights(NamedTuple):
 
 
 # Found by self-play (`whist tune`, generator/tuning.py; docs/ai.md).
-WEIGHTS = Weights(trump=8, want=2, spend=2)
+WEIGHTS = Weights(trump=8, want=2, spend=1)
 EASY_BUDGET = 400  # easy searches stage 2 with a small budget
 
 

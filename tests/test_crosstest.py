@@ -124,7 +124,7 @@ def test_a_hand_played_with_the_buttons_matches_the_engine(firmware_hex):
             selected = min(selected, max(bin(state.hands[0]).count("1") - 1, 0))
             if trick:  # in step with the device: its trick line is out before the next decision
                 assert emu.run_until_serial(trick_line(trick) + "\n", max_cycles=100_000_000)
-        assert emu.run_until_serial("score ", max_cycles=200_000_000)
+        assert emu.run_until_serial(r"score [^\n]*\n", regex=True, max_cycles=200_000_000)
         got = [line for line in (header + emu.serial_read().decode()).splitlines() if not line.startswith("#")]
 
     class Human(GreedyPlayer):
