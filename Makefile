@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml
 # The AVR toolchain comes from Debian; `whist build` generates the C++ into
 # build/gen, compiles firmware/ and build/gen with scripts/avr-build, checks
 # the size and writes distributable/Whist.hex and Whist.arduboy.
-hex: $(STAMP) toolchain
+hex: $(STAMP) $(NODE_STAMP) toolchain
 	$(WHIST) build --out build --dist distributable
 
 toolchain:

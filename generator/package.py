@@ -21,6 +21,10 @@ from . import __version__
 FLASH_MAX = 28_672  # 32 KiB minus the 4 KiB bootloader
 RAM = 2_560
 STACK_MIN = 400  # RAM left after .data and .bss
+STACK_MARGIN = 64  # stack bytes that must stay untouched in the measured run
+# The deepest thing the game does: Hard against Hard on the table, the
+# solver's searches with the screen redrawn from inside them.
+STACK_RUN = "play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0"
 TOOLCHAIN = "gcc-avr avr-libc binutils-avr arduino-core-avr"
 CORE_DIR = Path("/usr/share/arduino/hardware/arduino/avr/cores/arduino")
 RELEASE_DATE = "2026-11-22"  # info.json "date"; change with the version
@@ -55,6 +59,30 @@ def size_report(flash: int, ram: int) -> str:
     return line
 
 
+def stack_report(hex_path: Path, stack_space: int) -> str:
+    """The stack's high-water mark, measured in the emulator by the firmware's
+    stack paint; raises BuildError if fewer than STACK_MARGIN bytes stay untouched."""
+    import re
+
+    from .emulator import Emulator, EmulatorError
+
+    try:
+        with Emulator(hex_path) as emu:
+            emu.run_until_serial("# whist ")
+            emu.serial_write(STACK_RUN + "\n")
+            if not emu.run_until_serial("end winner=", max_cycles=4_000_000_000):
+                raise BuildError(f"the stack run did not finish in the emulator: {STACK_RUN}")
+            emu.serial_write("stack\n")
+            emu.run_until_serial(r"# stack free=\d+\n", regex=True)
+            free = int(re.search(r"# stack free=(\d+)", emu.serial_read().decode()).group(1))
+    except EmulatorError as e:
+        raise BuildError(f"cannot measure the stack: {e}") from None
+    line = f"stack: {stack_space - free:,} B used at most in a Hard-vs-Hard hand ({free:,} B never touched)"
+    if free < STACK_MARGIN:
+        raise BuildError(f"stack too close to the data (need {STACK_MARGIN} B untouched): {line}")
+    return line
+
+
 def check_toolchain() -> None:
     missing = [t for t in ("avr-gcc", "avr-g++", "avr-objcopy", "avr-size") if not shutil.which(t)]
     if missing or not CORE_DIR.is_dir():
@@ -83,7 +111,9 @@ def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
     gen, avr = out / "gen", out / "avr"
     generate_all(gen, Path("assets"))
     compile_firmware(gen, avr)
-    echo(size_report(*elf_size(avr / f"{NAME}.elf")))
+    flash, ram = elf_size(avr / f"{NAME}.elf")
+    echo(size_report(flash, ram))
+    echo(stack_report(avr / f"{NAME}.hex", RAM - ram))
     dist.mkdir(parents=True, exist_ok=True)
     hex_path, pkg_path = dist / f"{NAME}.hex", dist / f"{NAME}.arduboy"
     hex_bytes = (avr / f"{NAME}.hex").read_bytes()

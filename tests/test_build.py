@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -54,6 +55,7 @@ def test_build_is_reproducible(builds: list[tuple[Path, str]]) -> None:
 def test_size_report_is_printed(builds: list[tuple[Path, str]]) -> None:
     out = builds[0][1]
     assert "flash " in out and "/ 28,672 B" in out and "static RAM " in out and "left for the stack" in out
+    assert re.search(r"stack: [\d,]+ B used at most .* \([\d,]+ B never touched\)", out)
     print(out)
 
 
@@ -362,3 +364,15 @@ def test_sound_plays_a_melody_and_obeys_the_flag(sketch_hex: Callable[[str, str]
     # off, and nothing while muted.
     assert lines == ["1000", "1000", "0", "0", "500", "0", "0", "0", "silent"]
     assert eeprom[2] == 0 and eeprom[:2] + eeprom[3:] == b"\xff" * 1023
+
+
+@needs_avr
+def test_stack_high_water_mark_is_measured_and_checked(firmware_hex: Path, monkeypatch) -> None:
+    from generator import package
+
+    line = package.stack_report(firmware_hex, 463)
+    used, free = (int(x.replace(",", "")) for x in re.findall(r"([\d,]+) B", line))
+    assert used + free == 463 and used > 100  # the search and the redraws on top of it
+    monkeypatch.setattr(package, "STACK_MARGIN", free + 1)
+    with pytest.raises(BuildError, match="stack too close"):
+        package.stack_report(firmware_hex, 463)
