@@ -15,13 +15,13 @@ from generator.protocol import play_command
 from generator.rules import SCORINGS, Variant, deal
 from generator.state import HandState
 
-HOST = Path(__file__).parent / "host" / "ai_host.cpp"
+HOST = Path(__file__).parent / "host" / "trace_host.cpp"
 AI_PLAYERS = ("original", "easy", "hard")
 WARN = ["-Wall", "-Wextra", "-Werror"]
 
 
 class Noting:
-    """Wraps a player and writes "# nodes=<n>" after each search, as ai_host.cpp does."""
+    """Wraps a player and writes "# nodes=<n>" after each search, as tests/host/trace_host.cpp does."""
 
     def __init__(self, inner, out: list[str]) -> None:
         self.inner, self.out, self.name = inner, out, inner.name
@@ -47,7 +47,7 @@ def engine_lines(seed: int, variant: Variant, p0: str, p1: str) -> list[str]:
 def host(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("aigen")
     generate_core(out)
-    exe = out / "ai_host"
+    exe = out / "trace_host"
     subprocess.run(["g++", "-std=c++11", "-O2", *WARN, "-I", str(out), str(HOST), str(out / "whist_core.cpp"),
                     "-o", str(exe)], check=True)
     return exe

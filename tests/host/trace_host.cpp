@@ -1,6 +1,8 @@
 // Host driver for the generated game core: reads `play ...` lines on stdin and
 // prints each game's trace (or an error line) on stdout, as the firmware does
-// over USB serial. Used by tests/test_codegen.py to compare with the engine.
+// over USB serial. After every searching decision it adds a comment line
+// "# nodes=<n>" (traces allow comments), so tests/test_players.py compares the
+// node counts with the engine's; tests/test_codegen.py compares the rest.
 #include <stdio.h>
 #include <string.h>
 
@@ -24,8 +26,12 @@ int main() {
     for (;;) {
       whist::beginHand(game);
       uint8_t r;
-      do r = whist::play(game, whist::chooseAI(game));
-      while (!(r & whist::HAND_DONE));
+      do {
+        uint8_t c = whist::chooseAI(game);
+        if (whist::aiNodes()) printf("# nodes=%u\n", (unsigned)whist::aiNodes());
+        fflush(stdout);
+        r = whist::play(game, c);
+      } while (!(r & whist::HAND_DONE));
       if (r & whist::GAME_DONE) break;
     }
   }
