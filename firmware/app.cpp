@@ -199,6 +199,7 @@ void stepAuto() {
 // Starts a computer-vs-computer game asked for on USB serial.
 void startSerialGame(const PlayCommand& cmd) {
   demo = false;
+  idle = 0;  // serial games are activity: the title's demo must not start between them
   beginGame(game, cmd.seed, cmd.deck, cmd.scoring, cmd.target, cmd.p0, cmd.p1);
   if (cmd.fast) {  // the whole game now, without frames
     do {
