@@ -26,9 +26,6 @@ using namespace whist;
 enum Screen : uint8_t {
   TITLE = 1, MENU, TABLE, PAUSE, HAND_END, GAME_OVER, SETTINGS, STATS, RULES, CREDITS, DEAL, AUTO
 };
-// Emulator markers (GPIOR0, docs/emulator.md) around each decision of a fast
-// serial game: the cycles between them are the computer's thinking time.
-const uint8_t MARK_THINK = 0xA0, MARK_MOVED = 0xA1;
 
 const uint16_t SND_PLAY[] PROGMEM = {1568, 16, 0, 0};
 const uint16_t SND_BOUNCE[] PROGMEM = {196, 48, 0, 0};

@@ -60,6 +60,8 @@ def core_context() -> dict:
         "max_hand": max(d.hand_size for d in decks),
         "max_target": rules.MAX_TARGET,
         "line_max": protocol.LINE_MAX,
+        "mark_think": protocol.MARK_THINK,
+        "mark_moved": protocol.MARK_MOVED,
         "decks": decks,
         "scorings": scorings,
         "players": players,

@@ -1,7 +1,7 @@
 """The computer's thinking time on the device, in exact emulator cycles.
 
 Fast serial games bracket every ``chooseAI`` call with the markers
-MARK_THINK / MARK_MOVED (firmware/app.cpp); the cycles between them are what
+MARK_THINK / MARK_MOVED (generator/protocol.py, firmware/app.cpp); the cycles between them are what
 a player waits for (less the frames the table draws meanwhile in a normal game).
 """
 
@@ -14,10 +14,9 @@ from typing import Callable
 
 from .cards import DECKS
 from .emulator import Emulator
-from .protocol import play_command
+from .protocol import MARK_MOVED, MARK_THINK, play_command
 from .rules import Variant
 
-MARK_THINK, MARK_MOVED = 0xA0, 0xA1
 CLOCK_HZ = 16_000_000
 
 
