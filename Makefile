@@ -50,9 +50,9 @@ crosstest: hex $(NODE_STAMP)
 crosstest-ai: hex $(NODE_STAMP)
 	$(WHIST) crosstest --games $(AI_SEEDS) --players easy,hard --single-hand --hex distributable/Whist.hex
 
-# The README's pictures, taken from the real hex in the emulator (generator/screenshots.py).
+# The README's pictures, taken from the real hex in the emulator (generator/targets/screenshots.py).
 screenshots: hex $(NODE_STAMP)
-	$(PY) -m generator.screenshots distributable/Whist.hex docs/screenshots
+	$(PY) -m generator.targets.screenshots distributable/Whist.hex docs/screenshots
 
 # The slow UI runs: a Classic game through the buttons, 100,000 frames of random buttons.
 longtest: $(STAMP) $(NODE_STAMP) toolchain

@@ -15,13 +15,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import click  # noqa: E402
 
-from generator.arena import run_arena  # noqa: E402
-from generator.game import play_hand  # noqa: E402
-from generator.players import make_player  # noqa: E402
-from generator.players_hard import hard  # noqa: E402
-from generator.prng import ai_rng  # noqa: E402
-from generator.rules import Variant  # noqa: E402
-from generator.solver import Search, decide, move_reaches, split  # noqa: E402
+from generator.ai.arena import run_arena  # noqa: E402
+from generator.engine.game import play_hand  # noqa: E402
+from generator.ai.players import make_player  # noqa: E402
+from generator.ai.hard import hard  # noqa: E402
+from generator.engine.prng import ai_rng  # noqa: E402
+from generator.engine.rules import Variant  # noqa: E402
+from generator.ai.solver import Search, decide, move_reaches, split  # noqa: E402
 
 
 def exact_value(h, trump, mode, me, leader, lead, card) -> int:

@@ -1,4 +1,4 @@
-// Line-based JSON protocol on stdin/stdout for generator/emulator.py.
+// Line-based JSON protocol on stdin/stdout for generator/targets/emulator.py.
 // Each request is one JSON object per line with a "cmd"; each answer is one
 // line: {"ok": true, ...} or {"ok": false, "error": "..."}. Byte strings
 // (serial data) travel as JSON strings with one character per byte (latin-1);

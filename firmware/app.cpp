@@ -49,7 +49,7 @@ void setScreen(Screen s) {
   GPIOR0 = s;
 }
 
-static_assert(hw::SERIAL_LINE_MAX == LINE_MAX, "the serial line buffer holds generator/protocol.py's LINE_MAX");
+static_assert(hw::SERIAL_LINE_MAX == LINE_MAX, "the serial line buffer holds generator/codegen/protocol.py's LINE_MAX");
 
 void serialSink(char c) { Serial.write(c); }
 

@@ -31,7 +31,7 @@ def at_root():
 def build_hex(out: Path, patch: Callable[[Path], None] | None = None) -> Path:
     """Generate and compile the firmware under ``out``; ``patch`` may edit the generated sources first."""
     from generator.codegen import generate_all
-    from generator.package import compile_firmware
+    from generator.targets.package import compile_firmware
 
     with at_root():
         gen = out / "gen"
@@ -44,7 +44,7 @@ def build_hex(out: Path, patch: Callable[[Path], None] | None = None) -> Path:
 @pytest.fixture(scope="session")
 def firmware_dist(tmp_path_factory) -> Path:
     """A complete `whist build` of this tree (Whist.hex, Whist.arduboy), once per session."""
-    from generator.package import build
+    from generator.targets.package import build
 
     out = tmp_path_factory.mktemp("firmware")
     with at_root():

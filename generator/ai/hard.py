@@ -1,0 +1,105 @@
+"""The computer opponents with memory: ``easy``, ``hard`` and the PC-only ``expert``.
+
+Stage 1 (hard, expert) weighs the face-up card against the average hidden
+card, both valued by rank among the cards still out (perfect memory of every
+card seen) plus a trump bonus, and wins the trick only when the difference is
+worth the card it costs. Stage 2 hands the position to the solver, whose
+node budget is what separates the levels. The weights are integers, tuned by
+self-play (`whist tune`), and rendered into the firmware by generator/codegen/core.py.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..engine.cards import cards_of, suit_mask
+from .original import OriginalPlayer
+from ..engine.rules import trick_winner
+from .solver import NODE_BUDGET, decide, split
+from ..engine.state import Observation
+
+class Weights(NamedTuple):
+    """Hard's stage-1 weights, integers so the AVR computes the same."""
+
+    trump: int  # value of being a trump, in ranks
+    want: int  # the face-up card must beat the average hidden card by this many ranks
+    spend: int  # quarter-ranks of extra gain needed per rank spent winning instead of losing
+
+
+# Found by self-play (`whist tune`, generator/ai/tuning.py; docs/ai.md).
+WEIGHTS = Weights(trump=8, want=2, spend=1)
+EASY_BUDGET = 400  # easy searches stage 2 with a small budget
+
+
+def card_value(c: int, mine: int, played: int, trump: int, trump_bonus: int) -> int:
+    """12 minus the higher cards of its suit still out against this seat, plus the trump bonus."""
+    s = c // 13
+    higher = suit_mask(s) & ~((2 << c) - 1)
+    return 12 - (higher & ~played & ~mine).bit_count() + (trump_bonus if s == trump else 0)
+
+
+def stage1_choice(obs: Observation, legal: int, w: Weights = WEIGHTS) -> int:
+    """Win the face-up card when it is worth more than the hidden one by enough to pay for the winner."""
+    mine, played, trump = obs.hand, obs.played, obs.trump
+
+    def value(c: int) -> int:
+        return card_value(c, mine, played, trump, w.trump)
+
+    unseen = list(cards_of(obs.unseen()))
+    cnt = len(unseen)
+    gain4 = 4 * (value(obs.upcard) * cnt - sum(value(u) for u in unseen))
+    cards = list(cards_of(legal))
+    cheapest = min(cards, key=value)
+    if obs.lead < 0:
+        if gain4 < 4 * cnt * w.want:
+            return cheapest
+        sure = [c for c in cards if c // 13 != trump and value(c) == 12]
+        if sure:
+            return min(sure, key=value)
+        top_trumps = [c for c in cards if c // 13 == trump and value(c) == 12 + w.trump]
+        return top_trumps[0] if top_trumps else max(cards, key=value)
+    winners = [c for c in cards if trick_winner(obs.lead, c, trump) == 1]
+    losers = [c for c in cards if c not in winners]
+    if not winners or not losers:
+        return cheapest
+    win, lose = min(winners, key=value), min(losers, key=value)
+    return win if gain4 >= cnt * (4 * w.want + w.spend * (value(win) - value(lose))) else lose
+
+
+def stage2_choice(obs: Observation, budget: int | None) -> tuple[int, int]:
+    """The solver's move from the seat's knowledge (the opponent's hand is deck minus seen); and its nodes."""
+    me = obs.player
+    h = [[0] * 4, [0] * 4]
+    h[me] = split(obs.hand)
+    h[1 - me] = split(obs.opponent_hand())
+    d = decide(h, obs.trump, obs.mode, me, obs.leader, obs.lead, budget, exact_table=budget is None)
+    return d.card, d.nodes
+
+
+class SearchPlayer:
+    """Shared by the three levels: a stage-1 policy and a stage-2 node budget (None: exact)."""
+
+    def __init__(self, name: str, stage1, budget: int | None) -> None:
+        self.name = name
+        self.stage1 = stage1
+        self.budget = budget
+        self.nodes: list[int] = []  # nodes per stage-2 search, for the benchmarks
+
+    def choose(self, obs: Observation, legal: int) -> int:
+        if obs.stage == 1:
+            return self.stage1(obs, legal)
+        card, nodes = stage2_choice(obs, self.budget)
+        self.nodes.append(nodes)
+        return card
+
+
+def easy() -> SearchPlayer:
+    return SearchPlayer("easy", OriginalPlayer().choose, EASY_BUDGET)
+
+
+def hard() -> SearchPlayer:
+    return SearchPlayer("hard", stage1_choice, NODE_BUDGET)
+
+
+def expert() -> SearchPlayer:
+    return SearchPlayer("expert", stage1_choice, None)

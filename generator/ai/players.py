@@ -1,0 +1,45 @@
+"""Every computer player by name: the registry the command line, the arena and
+the code generator read.
+
+Each player decides from an :class:`~generator.engine.state.Observation` alone
+and draws any randomness from the game's shared AI stream.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from ..engine.game import Player
+from ..engine.prng import Rng, ai_rng
+from . import hard
+from .basic import GreedyPlayer, RandomPlayer
+from .original import OriginalPlayer
+
+PlayerFactory = Callable[[Rng], Player]
+
+PLAYERS: dict[str, PlayerFactory] = {
+    "random": RandomPlayer,
+    "greedy": lambda rng: GreedyPlayer(),
+    "original": lambda rng: OriginalPlayer(),
+    "easy": lambda rng: hard.easy(),
+    "hard": lambda rng: hard.hard(),
+    "expert": lambda rng: hard.expert(),
+}
+# Players the firmware has, in its enumeration order; each has a C++ template
+# generator/codegen/templates/players/<name>.cpp.j2 defining choose<Name>(Game&).
+DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy", "original", "easy", "hard")
+HUMAN = "human"  # the trace name of a seat played by a person
+
+
+def make_player(name: str, rng: Rng) -> Player:
+    """A fresh player for one game; ``rng`` is the game's shared AI stream."""
+    try:
+        return PLAYERS[name](rng)
+    except KeyError:
+        raise ValueError(f"unknown player {name!r}: choose one of {', '.join(PLAYERS)}") from None
+
+
+def seats(seed: int, players: Sequence[str | Player]) -> list[Player]:
+    """The two seats of game ``seed``: names become fresh players sharing the game's AI stream."""
+    rng = ai_rng(seed & 0xFFFFFFFF)
+    return [make_player(p, rng) if isinstance(p, str) else p for p in players]

@@ -1,0 +1,308 @@
+"""The ``whist`` command line: one click group, one small function per command."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .. import __version__
+from ..ai.players import PLAYERS
+from ..engine.rules import MAX_TARGET, SCORINGS
+
+U32 = click.IntRange(0, 0xFFFFFFFF)
+
+
+def variant_options(f):
+    """The options every game-playing command shares, with the same meaning everywhere."""
+    f = click.option("--p1", type=click.Choice(sorted(PLAYERS)), default="greedy", show_default=True, help="Player 1.")(f)
+    f = click.option("--p0", type=click.Choice(sorted(PLAYERS)), default="greedy", show_default=True, help="Player 0.")(f)
+    f = click.option("--target", type=click.IntRange(0, MAX_TARGET), default=10, show_default=True,
+                     help="Points to win the game (10, 25, 50...); 0 plays a single hand.")(f)
+    f = click.option("--scoring", type=click.Choice(list(SCORINGS)), default="last13", show_default=True,
+                     help="last13: stage-2 tricks over 6; every: all tricks over 13; diff: the difference; "
+                          "highlow: red trump card = most tricks wins, black = fewest.")(f)
+    f = click.option("--deck", type=click.Choice(["52", "28"]), default="52", show_default=True,
+                     help="52: classic German Whist; 28: Small Whist (8 to A).")(f)
+    return f
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="whist")
+def main() -> None:
+    """German Whist for the Arduboy: reference engine, firmware generator and tools.
+
+    \b
+    whist trace --seed 7            print the trace of an AI-vs-AI game
+    whist replay FILE               check a trace against the rules
+    whist play                      play against the engine in the terminal
+    whist bench                     engine speed
+    """
+
+
+@main.command()
+@click.option("--seed", type=U32, required=True, help="Game seed (deal number), 0..4294967295.")
+@variant_options
+@click.option("--port", metavar="PORT", default=None,
+              help="Also play the game on an Arduboy on this serial port and diff its trace with the engine's.")
+def trace(seed: int, deck: str, scoring: str, target: int, p0: str, p1: str, port: str | None) -> None:
+    """Print the trace v1 of a whole game between two computer players (docs/trace.md).
+
+    With --port, the same game is played on a device running Whist (the
+    `play` command over USB serial) and the two traces are compared: exit 0
+    if they are identical, 1 with the first differing line otherwise.
+    """
+    from ..ai.players import seats
+    from ..engine.game import play_game
+    from ..engine.rules import Variant
+
+    variant = Variant.make(int(deck), scoring, target)
+    if port is None:
+        play_game(seed, variant, seats(seed, (p0, p1)), emit=click.echo)
+        return
+    from ..targets.device import DeviceError, run_trace
+    from ..codegen.protocol import play_command
+    from ..engine.trace import first_difference
+
+    want = play_game(seed, variant, seats(seed, (p0, p1))).lines
+    try:
+        got = run_trace(port, play_command(seed, variant, p0, p1, fast=True))
+    except DeviceError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(1)
+    diff = first_difference(want, got)
+    if diff:
+        click.echo(diff, err=True)
+        sys.exit(1)
+    click.echo(f"identical: {len(want)} trace lines from the engine and from {port}")
+
+
+@main.command()
+@click.argument("file", type=click.File("r"))
+def replay(file) -> None:
+    """Check a trace FILE ('-' for stdin) against the rules; report the first wrong line."""
+    from ..engine.trace import TraceError, replay as check
+
+    try:
+        result = check(file)
+    except TraceError as e:
+        click.echo(f"error: {file.name}: {e}", err=True)
+        sys.exit(1)
+    except UnicodeDecodeError:
+        click.echo(f"error: {file.name}: not a text file; give a trace written by 'whist trace'", err=True)
+        sys.exit(1)
+    w = "draw" if result.winner < 0 else f"player {result.winner}"
+    click.echo(f"ok: {result.hands} hands, {result.tricks} tricks, winner {w}, total {result.totals[0]},{result.totals[1]}")
+
+
+@main.command()
+@click.option("--seed", type=U32, default=None, help="Deal number to play (random if omitted).")
+@variant_options
+def play(seed: int | None, deck: str, scoring: str, target: int, p0: str, p1: str) -> None:
+    """Play a game in the terminal as player 0 against the computer (player 1 = --p1)."""
+    from .terminal import run
+
+    run(seed, int(deck), scoring, target, p1)
+
+
+@main.command()
+@click.option("--seconds", type=click.FloatRange(0.1, 600), default=2.0, show_default=True, help="Time per figure.")
+@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Also measure this firmware in the emulator (cycles/s, cross-test games per minute).")
+def bench(seconds: float, hex_path: str | None) -> None:
+    """Print benchmark figures: engine hands/s, and with --hex the emulator's speed."""
+    from ..targets.bench import run_bench
+
+    run_bench(seconds, click.echo, hex_path)
+
+
+@main.command()
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=1000, show_default=True,
+              help="Games to compare, spread over every deck, scoring, target and seating.")
+@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default="distributable/Whist.hex",
+              show_default=True, help="Firmware to run in the emulator.")
+@click.option("--first-seed", type=click.IntRange(0), default=1, show_default=True, help="Index of the first game.")
+@click.option("--players", default=None, help="Comma-separated device players to seat (default: all of them).")
+@click.option("--single-hand", is_flag=True, help="Play single hands (target 0) instead of cycling the targets.")
+def crosstest(games: int, hex_path: str, first_seed: int, players: str | None, single_hand: bool) -> None:
+    """Play the same seeds in the engine and in the emulated firmware and diff the traces."""
+    from ..targets import crosstest
+    from ..ai.players import DEVICE_PLAYERS
+
+    seats = tuple(players.split(",")) if players else DEVICE_PLAYERS
+    unknown = [p for p in seats if p not in DEVICE_PLAYERS]
+    if unknown:
+        raise click.BadParameter(f"{', '.join(unknown)}: not a device player ({', '.join(DEVICE_PLAYERS)})",
+                                 param_hint="--players")
+    cases = list(ct.cases(games, players=seats, first_seed=first_seed, targets=(0,) if single_hand else ct.TARGETS))
+    with click.progressbar(length=len(cases), label="cross-test", file=sys.stderr) as bar:
+        report = ct.run(Path(hex_path), cases, lambda case, diff: bar.update(1))
+    click.echo(f"{report.games} games, {report.differing} differing, "
+               f"{report.games / report.seconds:.1f} games/s ({60 * report.games / report.seconds:,.0f} per minute)")
+    if report.differing:
+        click.echo(report.first_failure, err=True)
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("file", default="distributable/Whist.hex")
+@click.option("--port", metavar="PORT", default=None, help="Serial port (found by USB id if omitted).")
+def upload(file: str, port: str | None) -> None:
+    """Upload FILE (.hex or .arduboy; default distributable/Whist.hex) to an Arduboy over USB.
+
+    \b
+    One command: it finds the Arduboy by USB id, resets the running game into
+    the bootloader (1200-baud touch), writes and verifies the pages, then
+    starts the game. Nothing is sent to the device unless FILE is valid.
+
+    \b
+    Recovery (the game hangs or the Arduboy is not found): hold UP while
+    switching on (flashlight mode: the game waits, so the upload works as
+    usual), or press reset and run this command within 8 seconds, while
+    the bootloader waits. Add --port if the port is not found by itself.
+    On Linux, "permission denied" means: sudo usermod -aG dialout $USER,
+    then log out and in. See docs/upload.md.
+    """
+    from ..targets.uploader import run
+
+    sys.exit(run(file, port))
+
+
+@main.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/gen"),
+              show_default=True, help="Directory for the generated C++.")
+@click.option("--assets", type=click.Path(file_okay=False, path_type=Path), default=Path("assets"),
+              show_default=True, help="Directory of the PNG art.")
+def generate(out: Path, assets: Path) -> None:
+    """Write the generated C++ (game core, sprites) into OUT."""
+    from ..codegen import generate_all
+    from ..codegen.sprites import SpriteError
+
+    try:
+        files = generate_all(out, assets)
+    except SpriteError as e:
+        fail(e)
+    click.echo(f"wrote {len(files)} files to {out}")
+
+
+@main.command()
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build"),
+              show_default=True, help="Directory for generated sources and objects.")
+@click.option("--dist", type=click.Path(file_okay=False, path_type=Path), default=Path("distributable"),
+              show_default=True, help="Where Whist.hex and Whist.arduboy go.")
+def build(out: Path, dist: Path) -> None:
+    """Build the firmware from the repository root: generate, compile, check size, package."""
+    from ..targets.package import BuildError, build as run_build
+    from ..codegen.sprites import SpriteError
+
+    try:
+        run_build(out, dist, click.echo)
+    except (BuildError, SpriteError) as e:
+        fail(e)
+
+
+@main.command()
+@click.argument("elf", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def size(elf: Path) -> None:
+    """Print flash and static RAM use of ELF; fail if it does not fit the Arduboy."""
+    from ..targets.package import BuildError, elf_size, size_report
+
+    try:
+        click.echo(size_report(*elf_size(elf)))
+    except BuildError as e:
+        fail(e)
+
+
+@main.command()
+@click.option("--trump", type=click.Choice(list("SHDC"), case_sensitive=False), required=True, help="Trump suit.")
+@click.option("--lead", type=click.IntRange(0, 1), required=True, help="Player on lead (0 or 1).")
+@click.option("--hand0", required=True, help="Player 0's cards, e.g. AS,KD,7C.")
+@click.option("--hand1", required=True, help="Player 1's cards, as many as player 0's.")
+@click.option("--mode", type=click.Choice(["high", "low"]), default="high", show_default=True,
+              help="high: each player wants most tricks; low: fewest.")
+def solve(trump: str, lead: int, hand0: str, hand1: str, mode: str) -> None:
+    """Solve a stage-2 position at a trick boundary: player 0's tricks with perfect play, and every best lead."""
+    from ..ai.solver import solve_text
+
+    try:
+        lines = solve_text(trump, lead, hand0, hand1, mode)
+    except ValueError as e:
+        fail(e)
+    for line in lines:
+        click.echo(line)
+
+
+@main.command()
+@click.option("--deals", type=click.IntRange(10, 1_000_000), default=400, show_default=True,
+              help="Duplicate deals per comparison.")
+@click.option("--rounds", type=click.IntRange(1, 100), default=10, show_default=True, help="Most improvements to make.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True, help="Worker processes.")
+def tune(deals: int, rounds: int, jobs: int) -> None:
+    """Tune Hard's stage-1 weights by self-play; prints the weights to ship.
+
+    Starts from the shipped weights (generator/ai/hard.py WEIGHTS) and
+    moves one weight a step at a time while the change wins significantly
+    on duplicate deals. Paste the result into WEIGHTS and run make hex.
+    """
+    from ..ai.tuning import tune as run_tune
+
+    best = run_tune(deals, rounds, jobs, click.echo)
+    click.echo(f"WEIGHTS = Weights(trump={best.trump}, want={best.want}, spend={best.spend})")
+
+
+@main.command()
+@click.option("--p0", type=click.Choice(sorted(PLAYERS)), required=True, help="Player A (figures are for A).")
+@click.option("--p1", type=click.Choice(sorted(PLAYERS)), required=True, help="Player B.")
+@click.option("--deals", type=click.IntRange(1, 1_000_000), default=2000, show_default=True,
+              help="Deals, each played twice with the seats swapped.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes.")
+@click.option("--deck", type=click.Choice(["52", "28"]), default="52", show_default=True, help="Pack.")
+@click.option("--scoring", type=click.Choice(list(SCORINGS)), default="last13", show_default=True, help="Scoring.")
+def arena(p0: str, p1: str, deals: int, jobs: int, deck: str, scoring: str) -> None:
+    """Duplicate-deal match: hands won, points per hand and 95% confidence intervals for P0."""
+    from ..ai.arena import run_arena
+
+    with click.progressbar(length=deals, label=f"{p0} vs {p1}", file=sys.stderr) as bar:
+        def progress(results):
+            for r in results:
+                bar.update(1)
+                yield r
+
+        result = run_arena(p0, p1, deals, jobs, int(deck), scoring, progress=progress)
+    for line in result.lines():
+        click.echo(line)
+
+
+def fail(error: Exception) -> None:
+    """One line on stderr and exit status 1, no traceback."""
+    click.echo(f"error: {error}", err=True)
+    sys.exit(1)
+
+
+@main.command()
+@click.argument("hex_file", metavar="HEX", type=click.Path(exists=True, dir_okay=False))
+@click.option("--frames", type=click.IntRange(0), default=60, show_default=True, help="Display frames to run.")
+@click.option("--ms", type=click.FloatRange(0), default=0, help="Emulated milliseconds to run after the frames.")
+@click.option("--press", default="", metavar="SCHEDULE",
+              help='Buttons by display frame: "A@60,RIGHT@90-120" (held 4 frames unless a release frame is given).')
+@click.option("--serial-in", metavar="TEXT", help="Send TEXT over USB serial (backslash escapes such as \\n work).")
+@click.option("--screenshot", type=click.Path(dir_okay=False), help="Save the last screen as PNG.")
+@click.option("--gif", type=click.Path(dir_okay=False), help="Save every frame as an animated GIF.")
+@click.option("--scale", type=click.IntRange(1, 16), default=2, show_default=True, help="Pixel size in images.")
+@click.option("--eeprom-in", type=click.File("rb"), help="Start from this 1024-byte EEPROM image.")
+@click.option("--eeprom-out", type=click.Path(dir_okay=False), help="Save the EEPROM image at the end.")
+@click.option("--usb", type=click.Choice(["minimal", "full", "none"]), default="minimal", show_default=True,
+              help="Host enumeration: minimal opens Serial; full is Linux-like; none never attaches.")
+def emulate(hex_file: str, frames: int, ms: float, press: str, serial_in: str | None, screenshot: str | None,
+            gif: str | None, scale: int, eeprom_in, eeprom_out: str | None, usb: str) -> None:
+    """Run HEX in the Arduboy emulator: serial output to stdout, summary and markers to stderr (docs/emulator.md)."""
+    from ..targets.emulator import EmulatorError, run_emulate
+
+    try:
+        run_emulate(hex_file, frames=frames, ms=ms, press=press, serial_in=serial_in, screenshot=screenshot,
+                    gif=gif, scale=scale, eeprom_in=eeprom_in.read() if eeprom_in else None,
+                    eeprom_out=eeprom_out, usb=usb, echo=lambda line: click.echo(line, err=True))
+    except (EmulatorError, ValueError) as e:
+        fail(e)
+

@@ -1,0 +1,18 @@
+"""Code generation: the C++ game core, the device players and the solver
+rendered from the engine and the AI (``core``, ``templates/``), the serial
+``protocol`` the firmware speaks, and the sprites made from assets/*.png.
+
+It imports from ``generator.engine`` and ``generator.ai``, never from targets
+or the command line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def generate_all(out_dir: Path, assets_dir: Path) -> list[Path]:
+    """Write every generated source into ``out_dir`` (what ``whist generate`` writes); returns the files written."""
+    from . import core, sprites
+
+    return core.generate_core(out_dir) + sprites.generate(assets_dir, out_dir)

@@ -1,0 +1,135 @@
+"""Renders the firmware's game core (whist_core.h/.cpp) from the engine's definitions.
+
+Every constant, table and enumeration in the generated C++ is read here from
+the Python objects (cards, prng, rules, players, protocol); the templates
+only say how C++ spells them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+from .. import __version__
+
+from ..engine import cards, display, prng, rules, trace
+
+from ..ai import hard, original, solver
+
+from . import protocol
+from ..ai.players import DEVICE_PLAYERS, HUMAN
+
+TEMPLATES = Path(__file__).parent / "templates"
+CORE_FILES = ("whist_core.h", "whist_core.cpp")
+
+
+def core_context() -> dict:
+    decks = list(cards.DECKS.values())
+    sizes = [d.size for d in decks]
+    scorings = []
+    for s in rules.SCORINGS.values():
+        flags = (1 if s.counts_stage1 else 0) | (2 if s.difference else 0) | (4 if s.colour_mode else 0)
+        flags |= 8 if s.slam else 0
+        scorings.append({
+            "name": s.name,
+            "flags": flags,
+            "over": [s.over[n] for n in sizes],
+            "slam": [s.slam[n] if s.slam else 0 for n in sizes],
+        })
+    players = list(DEVICE_PLAYERS)
+    d = protocol.DEFAULTS
+    # each order packed into a byte, 2 bits per suit, leftmost suit lowest
+    suit_orders = [
+        [sum(s << (2 * i) for i, s in enumerate(display.suit_order(t, style))) for t in range(4)]
+        for style in display.SUIT_ORDER_STYLES
+    ]
+    # menus and the rules screen: titles, the win targets, how each variant scores
+    menu = {
+        "deck_titles": [display.DECK_TITLES[n] for n in sizes],
+        "scoring_titles": [s.title for s in rules.SCORINGS.values()],
+        "targets": list(rules.TARGETS),
+        "suit_order_titles": [display.SUIT_ORDER_TITLES[st] for st in display.SUIT_ORDER_STYLES],
+        "help": [["\\n".join(display.scoring_help(s, d)) for d in decks] for s in rules.SCORINGS.values()],
+    }
+    return {
+        "menu": menu,
+        "source": "generator/codegen/core.py",
+        "version": __version__,
+        "suit_order_styles": display.SUIT_ORDER_STYLES,
+        "suit_orders": suit_orders,
+        "ranks": cards.RANKS,
+        "suits": cards.SUITS,
+        "ranks_per_suit": cards.RANKS_PER_SUIT,
+        "red_suits": sum(1 << s for s in cards.RED_SUITS),
+        "max_cards": max(sizes),
+        "max_hand": max(d.hand_size for d in decks),
+        "max_target": rules.MAX_TARGET,
+        "line_max": protocol.LINE_MAX,
+        "mark_think": protocol.MARK_THINK,
+        "mark_moved": protocol.MARK_MOVED,
+        "decks": decks,
+        "scorings": scorings,
+        "players": players,
+        "human": HUMAN,
+        "high": rules.HIGH,
+        "low": rules.LOW,
+        "mode_names": rules.MODE_NAMES,
+        "xorshift": prng.XORSHIFT,
+        "mix_mul1": prng.MIX_MUL1,
+        "mix_mul2": prng.MIX_MUL2,
+        "golden": prng.GOLDEN,
+        "ai_salt": prng.AI_SALT,
+        "trace_version": trace.VERSION,
+        "solver": {
+            "budget": solver.NODE_BUDGET,
+            "tt_min": solver.TT_MIN_TRICKS,
+            "tt_size": 1 << solver.TT_BITS,
+            "check_bits": solver.CHECK_BITS,
+            "check_mask": solver.CHECK_MASK,
+            "key_mask": solver.KEY_MASK,
+            "key_mul": solver.KEY_MUL,
+        },
+        "original": {
+            "trump_bonus": original.TRUMP_BONUS,
+            "low_below": original.LOW_BELOW,
+            "high_from": original.HIGH_FROM,
+        },
+        "hard": {
+            "w_trump": hard.WEIGHTS.trump,
+            "w_want": hard.WEIGHTS.want,
+            "w_spend": hard.WEIGHTS.spend,
+            "easy_budget": hard.EASY_BUDGET,
+        },
+        "errors": list(protocol.ERRORS.values()),
+        "error_code": protocol.ERROR_CODES,
+        "default": {
+            "deck": sizes.index(d["deck"]),
+            "scoring": list(rules.SCORINGS).index(d["scoring"]),
+            "target": d["target"],
+            "player": players.index(d["player"]),
+        },
+    }
+
+
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+def generate_core(out_dir: Path) -> list[Path]:
+    """Write the game core into ``out_dir``; only files whose text changed are rewritten."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    env = environment()
+    ctx = core_context()
+    written = []
+    for name in CORE_FILES:
+        text = env.get_template(name + ".j2").render(ctx)
+        path = out_dir / name
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+        written.append(path)
+    return written

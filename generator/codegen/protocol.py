@@ -1,0 +1,38 @@
+"""The serial `play` command the firmware accepts (docs/trace.md), defined once.
+
+The firmware's parser and its error lines are generated from :data:`ERRORS`
+and the option defaults below; the harness builds commands with
+:func:`play_command`.
+"""
+
+from __future__ import annotations
+
+from ..ai.players import DEVICE_PLAYERS
+from ..engine.rules import MAX_TARGET, SCORINGS, Variant
+
+DEFAULTS = {"deck": 52, "scoring": "last13", "target": 10, "player": "greedy", "fast": 0}
+
+# code -> message; the firmware answers a bad line with "error <message>".
+ERRORS: dict[str, str] = {
+    "usage": "expected: play seed=<u32> deck=52|28 scoring=<name> target=<n> p0=<who> p1=<who> fast=0|1",
+    "key": "unknown or malformed key=value",
+    "seed": "seed must be 0..4294967295",
+    "deck": "deck must be 52 or 28",
+    "scoring": "scoring must be one of " + "|".join(SCORINGS),
+    "target": f"target must be 0..{MAX_TARGET}",
+    "player": "player must be one of " + "|".join(DEVICE_PLAYERS),
+    "fast": "fast must be 0 or 1",
+    "long": "line too long",
+}
+ERROR_CODES = {name: i + 1 for i, name in enumerate(ERRORS)}
+# Emulator markers (GPIOR0 writes, docs/emulator.md) around each decision of a fast game.
+MARK_THINK, MARK_MOVED = 0xA0, 0xA1
+LINE_MAX = 96  # longest line the firmware reads, newline excluded (the longest play command is 87)
+
+
+def play_command(seed: int, variant: Variant, p0: str, p1: str, fast: bool = True) -> str:
+    """The line that makes the firmware play the game ``whist trace`` prints for these options."""
+    return (
+        f"play seed={seed} deck={variant.deck.size} scoring={variant.scoring.name} "
+        f"target={variant.target} p0={p0} p1={p1} fast={int(fast)}"
+    )

@@ -1,0 +1,152 @@
+"""Sprites: validate the PNGs in ``assets/`` and turn them into ``sprites.h``.
+
+Every PNG is declared in :data:`SPECS` with its size, mode and frame layout; a
+file that does not match raises :class:`SpriteError` naming the file and the
+problem. White means a lit pixel (ink); an RGBA sprite's transparent pixels
+become its mask. Bitmaps use the SSD1306 layout the firmware draws with:
+bytes are 8-pixel vertical strips, LSB on top, row of pages after row of pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from PIL import Image
+
+
+class SpriteError(ValueError):
+    """A PNG that does not match its declared spec; the message starts with the file."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    size: tuple[int, int]
+    frame: tuple[int, int]  # a sheet is cut into frames left to right, then top to bottom
+    masked: bool = False  # RGBA black/white/transparent; a mask array is emitted too
+    ink_w: int = 0  # font: columns kept per glyph; the others must stay blank (spacing)
+    doc: str = ""
+
+
+SPECS = (
+    Spec("title", (128, 64), (128, 64), doc="title screen, drawn full screen"),
+    Spec("font", (64, 36), (4, 6), ink_w=3,
+         doc="ASCII 32..127 in 4x6 cells, 16 per row; 3 ink columns, row 5 for descenders"),
+    Spec("ranks", (65, 7), (5, 7), doc="rank glyphs 2 3 4 5 6 7 8 10 J Q K A (engine rank order)"),
+    Spec("suits_small", (20, 5), (5, 5), doc="suit glyphs S H D C (engine suit order)"),
+    Spec("suits_large", (28, 8), (7, 8), doc="suit glyphs S H D C; red suits hollow"),
+    Spec("card_face", (16, 24), (16, 24), masked=True, doc="card face: outline, white body, round corners"),
+    Spec("card_back", (16, 24), (16, 24), masked=True, doc="card back pattern, same outline as the face"),
+    Spec("trophy", (16, 16), (16, 16), doc="the winner's cup on the game-over screen"),
+)
+
+
+@dataclass(frozen=True)
+class Sprite:
+    spec: Spec
+    width: int  # of one frame as stored (ink_w for the font)
+    height: int
+    frames: int
+    data: bytes
+    mask: bytes | None
+
+    @property
+    def frame_bytes(self) -> int:
+        return self.width * ((self.height + 7) // 8)
+
+
+def vertical_bytes(bits: list[list[bool]]) -> bytes:
+    """Rows of pixels (``bits[y][x]``) to SSD1306 page bytes, LSB on top."""
+    h, w = len(bits), len(bits[0])
+    out = bytearray()
+    for page in range(0, h, 8):
+        for x in range(w):
+            out.append(sum(1 << b for b in range(8) if page + b < h and bits[page + b][x]))
+    return bytes(out)
+
+
+def to_image(data: bytes, width: int, height: int) -> Image.Image:
+    """Inverse of :func:`vertical_bytes` for one frame: a 1-bit image, lit = white."""
+    img = Image.new("1", (width, height), 0)
+    for y in range(height):
+        for x in range(width):
+            if data[(y // 8) * width + x] >> (y % 8) & 1:
+                img.putpixel((x, y), 1)
+    return img
+
+
+def load(spec: Spec, path: Path) -> Sprite:
+    """Read and check one PNG against its spec; raises SpriteError naming ``path``."""
+    try:
+        img = Image.open(path)
+        img.load()
+    except (OSError, ValueError) as e:
+        raise SpriteError(f"{path}: cannot read as PNG ({e})") from None
+    if img.format != "PNG":
+        raise SpriteError(f"{path}: is {img.format}, expected PNG")
+    if img.size != spec.size:
+        raise SpriteError(f"{path}: size {img.width}x{img.height}, expected {spec.size[0]}x{spec.size[1]}")
+    want = "RGBA" if spec.masked else "1"
+    if img.mode != want:
+        kind = "black, white and transparent" if spec.masked else "1-bit black and white"
+        raise SpriteError(f"{path}: mode {img.mode}, expected {want} ({kind})")
+    lit, opaque = _pixels(img, path)
+    fw, fh = spec.frame
+    ink_w = spec.ink_w or fw
+    data, mask, frames = bytearray(), bytearray(), 0
+    for fy in range(0, img.height, fh):
+        for fx in range(0, img.width, fw):
+            if any(lit[y][x] for y in range(fy, fy + fh) for x in range(fx + ink_w, fx + fw)):
+                raise SpriteError(f"{path}: frame {frames} (at {fx},{fy}) draws in its blank spacing columns")
+            rows = range(fy, fy + fh)
+            data += vertical_bytes([lit[y][fx:fx + ink_w] for y in rows])
+            mask += vertical_bytes([opaque[y][fx:fx + ink_w] for y in rows])
+            frames += 1
+    return Sprite(spec, ink_w, fh, frames, bytes(data), bytes(mask) if spec.masked else None)
+
+
+def _pixels(img: Image.Image, path: Path) -> tuple[list[list[bool]], list[list[bool]]]:
+    """(lit, opaque) per pixel; an RGBA pixel must be black, white or fully transparent."""
+    w, h = img.size
+    if img.mode == "1":
+        px = img.load()
+        lit = [[bool(px[x, y]) for x in range(w)] for y in range(h)]
+        return lit, [[True] * w for _ in range(h)]
+    lit, opaque = [], []
+    for y in range(h):
+        lit.append([]), opaque.append([])
+        for x in range(w):
+            r, g, b, a = img.getpixel((x, y))
+            if a == 0:
+                lit[y].append(False), opaque[y].append(False)
+            elif a == 255 and (r, g, b) in ((0, 0, 0), (255, 255, 255)):
+                lit[y].append(r == 255), opaque[y].append(True)
+            else:
+                raise SpriteError(f"{path}: pixel ({x},{y}) is RGBA{(r, g, b, a)}; "
+                                  "only black, white or fully transparent are allowed")
+    return lit, opaque
+
+
+def load_all(assets_dir: Path) -> list[Sprite]:
+    return [load(spec, assets_dir / f"{spec.name}.png") for spec in SPECS]
+
+
+def _rows(data: bytes) -> list[str]:
+    return [", ".join(f"0x{b:02X}" for b in data[i:i + 16]) + "," for i in range(0, len(data), 16)]
+
+
+def render_header(sprites: list[Sprite]) -> str:
+    env = Environment(loader=PackageLoader("generator.codegen", "templates"), undefined=StrictUndefined,
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    return env.get_template("sprites.h.j2").render(sprites=sprites, rows=_rows)
+
+
+def generate(assets_dir: Path, out_dir: Path) -> list[Path]:
+    """Check every asset and write ``out_dir/sprites.h``; returns the files written."""
+    text = render_header(load_all(Path(assets_dir)))
+    out = Path(out_dir) / "sprites.h"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    return [out]

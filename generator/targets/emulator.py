@@ -1,0 +1,329 @@
+"""Drive the Arduboy emulator (emulator/, avr8js on Node) from Python.
+
+The emulator runs as a `node emulator/server.js` subprocess speaking one JSON
+object per line on stdin/stdout, so tests and the CLI share one harness and
+Node starts once per session rather than once per step. docs/emulator.md
+describes the protocol, the models and the GPIOR0 marker convention.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[2]
+EMULATOR_DIR = ROOT / "emulator"
+SERVER = EMULATOR_DIR / "server.js"
+CLOCK_HZ = 16_000_000
+CYCLES_PER_MS = CLOCK_HZ // 1000
+WIDTH, HEIGHT = 128, 64
+EEPROM_BYTES = 1024
+BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
+DEFAULT_MAX_CYCLES = 10 * CLOCK_HZ
+
+
+class EmulatorError(RuntimeError):
+    """The emulator could not be started, or refused or failed a request."""
+
+
+def ensure_node_deps() -> None:
+    """Install emulator/node_modules with `npm ci` when missing, so a fresh clone just works."""
+    if (EMULATOR_DIR / "node_modules" / "avr8js").is_dir():
+        return
+    hint = f"run: npm ci --prefix {EMULATOR_DIR}"
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        raise EmulatorError(f"the emulator needs Node.js >= 20.19 and npm; install them, then {hint}")
+    result = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=EMULATOR_DIR,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise EmulatorError(f"npm ci failed in {EMULATOR_DIR} ({result.stderr.strip()[-300:]}); {hint}")
+
+
+@dataclass(frozen=True)
+class Press:
+    """One scheduled button press: held from display frame `down` until frame `up`."""
+
+    button: str
+    down: int
+    up: int
+
+
+def parse_schedule(text: str, hold: int = 4) -> list[Press]:
+    """Parse "A@60,RIGHT@90-120": press A at frame 60 for `hold` frames, RIGHT from 90 to 120."""
+    presses = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        m = re.fullmatch(r"([A-Za-z]+)@(\d+)(?:-(\d+))?", item)
+        if not m or m.group(1).upper() not in BUTTONS:
+            raise ValueError(f"bad press {item!r}: expected BUTTON@FRAME or BUTTON@FRAME-FRAME, "
+                             f"BUTTON one of {', '.join(BUTTONS)}")
+        down = int(m.group(2))
+        up = int(m.group(3)) if m.group(3) else down + hold
+        if up <= down:
+            raise ValueError(f"bad press {item!r}: release frame must come after the press frame")
+        presses.append(Press(m.group(1).upper(), down, up))
+    return presses
+
+
+def frame_to_image(picture: bytes, scale: int = 1) -> Image.Image:
+    """Turn 1024 bytes of SSD1306 pages (8 vertical pixels per byte, LSB on top) into a 1-bit image."""
+    if len(picture) != WIDTH * HEIGHT // 8:
+        raise ValueError(f"a frame is {WIDTH * HEIGHT // 8} bytes, got {len(picture)}")
+    rows = bytearray(WIDTH * HEIGHT)
+    for page in range(HEIGHT // 8):
+        for col in range(WIDTH):
+            byte = picture[page * WIDTH + col]
+            for bit in range(8):
+                if byte >> bit & 1:
+                    rows[(page * 8 + bit) * WIDTH + col] = 255
+    image = Image.frombytes("L", (WIDTH, HEIGHT), bytes(rows)).convert("1")
+    return image.resize((WIDTH * scale, HEIGHT * scale), Image.NEAREST) if scale != 1 else image
+
+
+def save_gif(pictures: Sequence[bytes], path: str | Path, frame_ms: int = 20, scale: int = 1) -> None:
+    """Save frames as a looping animated GIF, `frame_ms` per frame.
+
+    GIF delays count in 10 ms and browsers slow anything under 20 ms, so the
+    default is 20 ms rather than the game's 16 ms; identical frames merge.
+    """
+    if not pictures:
+        raise ValueError("no frames to save")
+    images = [frame_to_image(p, scale).convert("P") for p in pictures]
+    images[0].save(path, save_all=True, append_images=images[1:], duration=frame_ms, loop=0, optimize=False)
+
+
+class Emulator:
+    """One emulated Arduboy running a .hex file; use as a context manager.
+
+    Runs stop after a cycle budget (`max_cycles`, default 10 s of emulated time)
+    so a firmware that never does what a test waits for fails instead of hanging.
+    """
+
+    def __init__(self, hex_path: str | Path, *, eeprom: bytes | None = None, adc_seed: int = 1,
+                 usb: str = "minimal", node: str = "node") -> None:
+        ensure_node_deps()
+        self._stderr = tempfile.TemporaryFile()
+        try:
+            self._proc = subprocess.Popen([node, str(SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=self._stderr, text=True, encoding="utf-8", bufsize=1)
+        except OSError as e:
+            raise EmulatorError(f"cannot start {node}: {e}") from e
+        request: dict[str, Any] = {"hex": str(Path(hex_path).resolve()), "adc_seed": adc_seed, "usb": usb}
+        try:
+            if eeprom is not None:
+                request["eeprom"] = _eeprom_hex(eeprom)
+            self._call("load", **request)
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> Emulator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the Node process: end of input makes it exit; one still busy in a run is killed."""
+        if self._proc.stdin and not self._proc.stdin.closed:
+            self._proc.stdin.close()
+        try:
+            self._proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        if self._proc.stdout:
+            self._proc.stdout.close()
+        self._stderr.close()
+
+    def _call(self, cmd: str, **args: Any) -> dict[str, Any]:
+        """Send one request and return its answer; raise EmulatorError on failure."""
+        assert self._proc.stdin and self._proc.stdout
+        try:
+            self._proc.stdin.write(json.dumps({"cmd": cmd, **args}) + "\n")
+            self._proc.stdin.flush()
+            line = self._proc.stdout.readline()
+        except (BrokenPipeError, ValueError):
+            line = ""
+        if not line:
+            self._stderr.seek(0)
+            detail = self._stderr.read().decode(errors="replace").strip()
+            raise EmulatorError(f"the emulator process ended during {cmd!r}: {detail[-1000:] or 'no message'}")
+        answer = json.loads(line)
+        if not answer.pop("ok"):
+            raise EmulatorError(f"{cmd}: {answer['error']}")
+        return answer
+
+    # --- running -----------------------------------------------------------
+
+    def run(self, cycles: int) -> int:
+        """Run `cycles` CPU cycles; return the cycle count since power-on."""
+        return self._call("run", cycles=cycles)["cycles"]
+
+    def run_ms(self, ms: float) -> int:
+        """Run `ms` milliseconds of emulated time; return the cycle count."""
+        return self.run(round(ms * CYCLES_PER_MS))
+
+    def run_frames(self, frames: int, max_cycles: int = DEFAULT_MAX_CYCLES) -> int:
+        """Run until `frames` more display frames are complete; return how many were (fewer on timeout)."""
+        return self._call("run_frames", frames=frames, max_cycles=max_cycles)["frames"]
+
+    def run_until_serial(self, pattern: str, *, regex: bool = False, max_cycles: int = DEFAULT_MAX_CYCLES) -> bool:
+        """Run until the unread serial output contains `pattern` (a JS regex if `regex`); return whether it did."""
+        return self._call("run_until_serial", pattern=pattern, regex=regex, max_cycles=max_cycles)["matched"]
+
+    def run_until_marker(self, value: int | None = None, max_cycles: int = DEFAULT_MAX_CYCLES) -> tuple[int, int] | None:
+        """Run until the firmware writes GPIOR0 (= `value`, or anything if None); return (value, cycle) or None."""
+        marker = self._call("run_until_marker", value=value, max_cycles=max_cycles)["marker"]
+        return (marker[0], marker[1]) if marker else None
+
+    def play(self, frames: int, presses: Iterable[Press] = (), *, record: bool = False,
+             max_cycles_per_frame: int = CLOCK_HZ) -> list[bytes]:
+        """Run `frames` display frames, pressing and releasing buttons at their frames.
+
+        Frame numbers count from the start of this call; a press whose release
+        frame is not reached stays held. Returns the picture after each frame when `record` is set (for a GIF).
+        Raises EmulatorError if the firmware stops drawing for `max_cycles_per_frame`.
+        """
+        events: dict[int, list[tuple[str, bool]]] = {}
+        for p in presses:
+            events.setdefault(p.down, []).append((p.button, True))
+            events.setdefault(p.up, []).append((p.button, False))
+        pictures = []
+        for frame in range(frames):
+            for button, down in events.get(frame, []):
+                (self.press if down else self.release)(button)
+            if self.run_frames(1, max_cycles_per_frame) != 1:
+                raise EmulatorError(f"no display frame within {max_cycles_per_frame} cycles after frame {frame}")
+            if record:
+                pictures.append(self.screen())
+        return pictures
+
+    # --- inputs and outputs ------------------------------------------------
+
+    def press(self, button: str) -> None:
+        """Hold a button down (UP, DOWN, LEFT, RIGHT, A, B)."""
+        self._call("press", button=button)
+
+    def release(self, button: str) -> None:
+        """Let a button go."""
+        self._call("release", button=button)
+
+    def set_buttons(self, buttons: Iterable[str]) -> None:
+        """Hold exactly these buttons."""
+        self._call("set_buttons", buttons=list(buttons))
+
+    def serial_write(self, data: bytes | str) -> None:
+        """Send bytes from the host; they reach Serial.read() once the port is open."""
+        text = data.decode("latin-1") if isinstance(data, bytes) else data.encode().decode("latin-1")
+        self._call("serial_write", data=text)
+
+    def serial_read(self) -> bytes:
+        """Take the bytes the firmware has printed since the last read."""
+        return self._call("serial_read")["data"].encode("latin-1")
+
+    def screen(self) -> bytes:
+        """The picture on the display now: 1024 bytes, 8 pages of 128 columns, LSB on top."""
+        return bytes.fromhex(self._call("screen")["picture"])
+
+    def screenshot(self, path: str | Path, scale: int = 1) -> None:
+        """Save the current picture as a PNG."""
+        frame_to_image(self.screen(), scale).save(path, format="PNG")
+
+    @property
+    def frames(self) -> int:
+        """Display frames completed since power-on."""
+        return self._call("status")["frames"]
+
+    @property
+    def cycles(self) -> int:
+        """CPU cycles since power-on."""
+        return self._call("status")["cycles"]
+
+    def status(self) -> dict[str, Any]:
+        """Cycles, frames, held buttons and the USB state (attached, configured, lineState, openedAt...)."""
+        return self._call("status")
+
+    @property
+    def eeprom(self) -> bytes:
+        """The 1024-byte EEPROM image."""
+        return bytes.fromhex(self._call("eeprom_get")["data"])
+
+    @eeprom.setter
+    def eeprom(self, data: bytes) -> None:
+        self._call("eeprom_set", data=_eeprom_hex(data))
+
+    def markers(self) -> list[tuple[int, int]]:
+        """Take the (value, cycle) pairs the firmware recorded via GPIOR0 since the last call."""
+        return [(v, c) for v, c in self._call("markers")["markers"]]
+
+    def set_adc(self, channel: int, volts: float | None) -> None:
+        """Fix an ADC channel (MUX5:0) to a voltage, or None for the default noise."""
+        self._call("adc_set", channel=channel, volts=volts)
+
+
+def _eeprom_hex(data: bytes) -> str:
+    if len(data) != EEPROM_BYTES:
+        raise ValueError(f"an EEPROM image is {EEPROM_BYTES} bytes, got {len(data)}")
+    return bytes(data).hex()
+
+
+def measure_speed(hex_path: str | Path, seconds: float = 2.0) -> float:
+    """Emulated cycles per wall-clock second for a firmware (for `make bench`)."""
+    with Emulator(hex_path) as emu:
+        emu.run(CLOCK_HZ // 10)  # warm up the JIT
+        start_cycles, start = emu.cycles, time.perf_counter()
+        cycles = start_cycles
+        while time.perf_counter() - start < seconds:
+            cycles = emu.run(CLOCK_HZ // 4)
+        return (cycles - start_cycles) / (time.perf_counter() - start)
+
+
+def run_emulate(hex_path: str | Path, *, frames: int, ms: float, press: str, serial_in: str | None,
+                screenshot: str | None, gif: str | None, scale: int, eeprom_in: bytes | None,
+                eeprom_out: str | None, usb: str, echo: Callable[[str], None]) -> None:
+    """The `whist emulate` command: run, then write what was asked for; messages go to `echo`.
+
+    Serial output is written raw to stdout so it can be piped; everything else
+    (summary, markers) goes through `echo`, meant for stderr.
+    """
+    presses = parse_schedule(press)
+    with Emulator(hex_path, eeprom=eeprom_in, usb=usb) as emu:
+        started = time.perf_counter()
+        if serial_in:
+            emu.serial_write(serial_in.encode().decode("unicode_escape").encode("latin-1"))
+        try:
+            pictures = emu.play(frames, presses, record=gif is not None)
+        except EmulatorError as e:
+            raise EmulatorError(f"{e}; for firmware that does not draw, run by time: --frames 0 --ms N") from e
+        if ms:
+            emu.run_ms(ms)
+        sys.stdout.buffer.write(emu.serial_read())
+        sys.stdout.flush()
+        status = emu.status()
+        wall = time.perf_counter() - started
+        cycles = status["cycles"]
+        echo(f"{status['frames']} frames, {cycles} cycles ({cycles / CYCLES_PER_MS:.1f} ms emulated) "
+             f"in {wall:.2f} s, {cycles / wall / 1e6:.1f} M cycles/s; serial port "
+             + (f"open at {status['usb']['openedAt'] / CYCLES_PER_MS:.2f} ms" if status["usb"]["openedAt"]
+                else "not open"))
+        last = None
+        for value, cycle in emu.markers():
+            echo(f"marker {value} at cycle {cycle}" + (f" (+{cycle - last})" if last is not None else ""))
+            last = cycle
+        if screenshot:
+            emu.screenshot(screenshot, scale)
+        if gif:
+            save_gif(pictures or [emu.screen()], gif, scale=scale)
+        if eeprom_out:
+            Path(eeprom_out).write_bytes(emu.eeprom)

@@ -1,0 +1,170 @@
+"""Building the firmware and packaging it (``whist build``, ``whist size``).
+
+The build is reproducible: the same sources give byte-identical
+``Whist.hex`` and ``Whist.arduboy`` (fixed zip timestamps, sorted entries, a
+fixed release date in ``info.json``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+from typing import Callable
+
+from .. import __version__
+
+FLASH_MAX = 28_672  # 32 KiB minus the 4 KiB bootloader
+RAM = 2_560
+STACK_MIN = 400  # RAM left after .data and .bss
+STACK_MARGIN = 64  # stack bytes that must stay untouched in the measured run
+# The deepest thing the game does: Hard against Hard on the table, the
+# solver's searches with the screen redrawn from inside them.
+STACK_RUN = "play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0"
+TOOLCHAIN = "gcc-avr avr-libc binutils-avr arduino-core-avr"
+CORE_DIR = Path("/usr/share/arduino/hardware/arduino/avr/cores/arduino")
+RELEASE_DATE = "2026-11-22"  # info.json "date"; change with the version
+NAME = "Whist"
+
+
+class BuildError(Exception):
+    """A build failure, reported as one line."""
+
+
+def elf_size(elf: Path) -> tuple[int, int]:
+    """(flash bytes, static RAM bytes) of an AVR ELF: .text+.data and .data+.bss."""
+    out = subprocess.run(["avr-size", "-A", str(elf)], capture_output=True, text=True)
+    if out.returncode:
+        raise BuildError(f"avr-size {elf}: {out.stderr.strip()}")
+    sizes = {}
+    for line in out.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1].isdigit():
+            sizes[parts[0]] = int(parts[1])
+    return sizes.get(".text", 0) + sizes.get(".data", 0), sizes.get(".data", 0) + sizes.get(".bss", 0)
+
+
+def size_report(flash: int, ram: int) -> str:
+    """One line of figures; raises BuildError if the program does not fit."""
+    line = (f"flash {flash:,} / {FLASH_MAX:,} B ({FLASH_MAX - flash:,} free), "
+            f"static RAM {ram:,} / {RAM:,} B ({RAM - ram:,} left for the stack)")
+    if flash > FLASH_MAX:
+        raise BuildError(f"program too big: {line}")
+    if RAM - ram < STACK_MIN:
+        raise BuildError(f"too little RAM left for the stack (need {STACK_MIN} B): {line}")
+    return line
+
+
+def stack_report(hex_path: Path, stack_space: int) -> str:
+    """The stack's high-water mark, measured in the emulator by the firmware's
+    stack paint; raises BuildError if fewer than STACK_MARGIN bytes stay untouched."""
+    import re
+
+    from .emulator import Emulator, EmulatorError
+
+    try:
+        with Emulator(hex_path) as emu:
+            emu.run_until_serial("# whist ")
+            emu.serial_write(STACK_RUN + "\n")
+            if not emu.run_until_serial("end winner=", max_cycles=4_000_000_000):
+                raise BuildError(f"the stack run did not finish in the emulator: {STACK_RUN}")
+            emu.serial_write("stack\n")
+            emu.run_until_serial(r"# stack free=\d+\n", regex=True)
+            free = int(re.search(r"# stack free=(\d+)", emu.serial_read().decode()).group(1))
+    except EmulatorError as e:
+        raise BuildError(f"cannot measure the stack: {e}") from None
+    line = f"stack: {stack_space - free:,} B used at most in a Hard-vs-Hard hand ({free:,} B never touched)"
+    if free < STACK_MARGIN:
+        raise BuildError(f"stack too close to the data (need {STACK_MARGIN} B untouched): {line}")
+    return line
+
+
+def check_toolchain() -> None:
+    missing = [t for t in ("avr-gcc", "avr-g++", "avr-objcopy", "avr-size") if not shutil.which(t)]
+    if missing or not CORE_DIR.is_dir():
+        what = ", ".join(missing) if missing else f"the Arduino AVR core ({CORE_DIR})"
+        raise BuildError(f"AVR toolchain missing ({what}); run: sudo apt-get install {TOOLCHAIN}")
+
+
+def compile_firmware(gen: Path, avr: Path) -> Path:
+    """Compile firmware/*.cpp with the generated sources in ``gen`` into ``avr``; returns the ELF."""
+    sources = sorted(Path("firmware").glob("*.cpp")) + sorted(gen.glob("*.cpp"))
+    env = dict(os.environ, AVR_FLAGS=f"-I{gen} -Ifirmware -Wall -Wextra")
+    if subprocess.run(["scripts/avr-build", str(avr), NAME, *map(str, sources)], env=env).returncode:
+        raise BuildError("compiling the firmware failed (compiler messages above)")
+    return avr / f"{NAME}.elf"
+
+
+def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
+    """Generate, compile, check the size and package; run from the repository root.
+
+    Writes the intermediate files under ``out`` and ``Whist.hex`` and
+    ``Whist.arduboy`` in ``dist``; returns those two.
+    """
+    from ..codegen import generate_all
+
+    check_toolchain()
+    gen, avr = out / "gen", out / "avr"
+    generate_all(gen, Path("assets"))
+    compile_firmware(gen, avr)
+    flash, ram = elf_size(avr / f"{NAME}.elf")
+    echo(size_report(flash, ram))
+    echo(stack_report(avr / f"{NAME}.hex", RAM - ram))
+    dist.mkdir(parents=True, exist_ok=True)
+    hex_path, pkg_path = dist / f"{NAME}.hex", dist / f"{NAME}.arduboy"
+    hex_bytes = (avr / f"{NAME}.hex").read_bytes()
+    hex_path.write_bytes(hex_bytes)
+    pkg_path.write_bytes(arduboy_package(hex_bytes, banner_png(), Path("LICENSE").read_bytes()))
+    echo(f"wrote {hex_path} and {pkg_path}")
+    return [hex_path, pkg_path]
+
+
+def banner_png() -> bytes:
+    """The title art as the device shows it (decoded back from the sprite bytes), as PNG."""
+    from ..codegen.sprites import SPECS, load, to_image
+
+    spec = next(s for s in SPECS if s.name == "title")
+    title = load(spec, Path("assets") / "title.png")
+    buf = io.BytesIO()
+    to_image(title.data, title.width, title.height).save(buf, "PNG", optimize=False)
+    return buf.getvalue()
+
+
+def info_json() -> dict:
+    return {
+        "schemaVersion": 2,
+        "title": NAME,
+        "version": __version__,
+        "author": "Whist for Arduboy developers",
+        "description": "Two-player German Whist against the computer: win tricks in the "
+                       "draw stage to shape your hand for the last 13 tricks.",
+        "date": RELEASE_DATE,
+        "genre": "Card",
+        "url": "",
+        "sourceUrl": "",
+        "contributors": [{"name": "Whist for Arduboy developers", "roles": ["Code", "Art"], "urls": []}],
+        "binaries": [{"title": NAME, "device": "Arduboy", "filename": f"{NAME}.hex", "cartimage": "banner.png"}],
+    }
+
+
+def arduboy_package(hex_bytes: bytes, banner: bytes, license_text: bytes) -> bytes:
+    """The .arduboy zip, byte-for-byte reproducible."""
+    files = {
+        "info.json": (json.dumps(info_json(), indent=2) + "\n").encode(),
+        f"{NAME}.hex": hex_bytes,
+        "banner.png": banner,
+        "LICENSE.txt": license_text,
+    }
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3
+            z.writestr(info, files[name])
+    return buf.getvalue()

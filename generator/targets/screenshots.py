@@ -1,0 +1,253 @@
+"""Screenshots of the real firmware in the emulator, and a button-driven player for it.
+
+`make screenshots` (``python -m generator.screenshots HEX OUT_DIR``) walks the
+menus with the buttons, plays a game as a person would and saves each screen
+as a PNG plus an animated GIF of a few tricks. :class:`ButtonGame` is also
+what the UI tests use to play whole games through the buttons.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from ..engine.cards import SUITS, parse_card, suit_of
+from ..engine.display import suit_order
+from .emulator import Emulator, save_gif
+from ..engine.game import play_game
+from ..ai.basic import GreedyPlayer
+from ..ai.players import HUMAN, seats
+from ..engine.rules import Variant
+
+# Screen ids the firmware writes to GPIOR0 on each change (enum Screen in firmware/app.cpp).
+SCREENS = ("title", "menu", "table", "pause", "hand_end", "game_over", "settings", "stats", "rules", "credits",
+           "deal", "auto")
+SCREEN = {name: i + 1 for i, name in enumerate(SCREENS)}
+# Main-menu entries in order; "continue" is listed only with a saved game.
+MENU = ("play", "continue", "deal", "settings", "stats", "rules", "credits")
+SETTINGS = ("game", "scoring", "target", "ai", "speed", "suits", "click", "sound")
+
+
+class Human(GreedyPlayer):
+    """The engine's stand-in for the person at the buttons: greedy choices, traced as the human."""
+
+    name = HUMAN
+
+
+class Device:
+    """An emulator with the firmware's screen changes followed through the GPIOR0 markers."""
+
+    def __init__(self, emu: Emulator) -> None:
+        self.emu = emu
+        self.screen = 0
+        self.log = ""  # serial output consumed so far
+
+    def run(self, frames: int) -> None:
+        assert self.emu.run_frames(frames) == frames, "the firmware stopped drawing"
+        for value, _ in self.emu.markers():
+            self.screen = value
+
+    def tap(self, button: str, times: int = 1) -> None:
+        for _ in range(times):
+            self.emu.press(button)
+            self.run(3)
+            self.emu.release(button)
+            self.run(2)
+
+    def wait_screen(self, name: str, frames: int = 2000) -> None:
+        for _ in range(frames):
+            if self.screen == SCREEN[name]:
+                self.run(2)  # the frame that switched still shows the old screen
+                return
+            self.run(1)
+        raise AssertionError(f"no {name} screen after {frames} frames (at {SCREENS[self.screen - 1]})")
+
+    def wait_serial(self, text: str, max_cycles: int = 400_000_000, regex: bool = False) -> None:
+        assert self.emu.run_until_serial(text, regex=regex, max_cycles=max_cycles), f"no {text!r} on serial"
+        for value, _ in self.emu.markers():
+            self.screen = value
+
+    def read(self) -> str:
+        out = self.emu.serial_read().decode()
+        self.log += out
+        return out
+
+    def boot(self) -> None:
+        self.wait_serial("# whist ")
+        self.read()
+        self.run(2)
+
+    def menu(self, item: str, has_save: bool = False) -> None:
+        """From the title or the menu, open a main-menu entry."""
+        if self.screen != SCREEN["menu"]:
+            self.tap("A")
+            self.wait_screen("menu")
+        items = [m for m in MENU if m != "continue" or has_save]
+        self.tap("DOWN", items.index(item) - (1 if has_save else 0))  # the cursor starts on Continue if listed
+        self.tap("A")
+
+    def change_settings(self, changes: dict[str, int]) -> None:
+        """In the settings screen (cursor on the first row), press RIGHT `n` times on each named row."""
+        row = 0
+        for name, n in changes.items():
+            self.tap("DOWN", SETTINGS.index(name) - row)
+            row = SETTINGS.index(name)
+            self.tap("RIGHT", n)
+
+
+class ButtonGame:
+    """Plays seat 0 of the device's game with LEFT/RIGHT/A, picking the cards :class:`Human` picks.
+
+    The engine plays the same game first (same seed and variant, :class:`Human`
+    against the device's opponent); its trace says which card seat 0 plays in
+    each trick, and each trick line must then appear on the device's serial.
+    ``pause`` must cover the device's longest wait before the person's turn (a
+    finished trick on show plus the computer's move: 74 frames at normal speed,
+    26 at fast).
+    """
+
+    def __init__(self, device: Device, pause: int = 80, style: str = "alternate", clicks: int = 1) -> None:
+        self.dev = device
+        self.pause = pause
+        self.style = style
+        self.clicks = clicks  # A presses to play a card: 2 with single-click play off
+
+    def start(self) -> None:
+        """After Play (or Continue): read the game header, play the game in the engine."""
+        self.dev.wait_serial("trump ")
+        text = self.dev.read()
+        header = next(line for line in self.dev.log.splitlines() if line.startswith("game "))
+        fields = dict(kv.split("=") for kv in header.split()[2:])
+        self.seed = int(fields["seed"])
+        self.variant = Variant.make(int(fields["deck"]), fields["scoring"], int(fields["target"]))
+        self.want = play_game(self.seed, self.variant, seats(self.seed, (Human(), fields["p1"]))).lines
+        self.hand = int(re.findall(r"^hand (\d+) ", text, re.M)[-1])
+        self._new_hand()
+
+    def _new_hand(self) -> None:
+        first = self.want.index(next(x for x in self.want if x.startswith(f"hand {self.hand} ")))
+        end = next(i for i in range(first, len(self.want)) if self.want[i].startswith("score "))
+        self.lines = self.want[first:end]
+        self.held = {parse_card(c) for c in self.lines[1].split()[1:]}
+        self.trump = SUITS.index(self.lines[4].split()[1])
+        self.selected = 0
+        self.next = 5  # the next trick line
+
+    def play_hand(self, tricks: int | None = None) -> None:
+        """Play on to the end of the hand (or `tricks` more tricks), in step with the trace."""
+        stop = len(self.lines) if tricks is None else min(len(self.lines), self.next + tricks)
+        while self.next < stop:
+            line = self.lines[self.next]
+            parts = line.split()
+            card = parse_card(parts[2][2:] if parts[2].startswith("0:") else parts[3][2:])
+            order = [c for s in suit_order(self.trump, self.style) for c in sorted(self.held, reverse=True)
+                     if suit_of(c) == s]
+            self.dev.run(self.pause)
+            self.dev.tap("RIGHT", (order.index(card) - self.selected) % len(order))
+            self.dev.tap("A", self.clicks)
+            # the device clamps its selection to the hand left right after the card is played
+            left = len(order) - 1 + (1 if parts[3].startswith("0:") and "take=" in line else 0)
+            self.selected = min(order.index(card), max(left - 1, 0))
+            self.held.discard(card)
+            for key in ("take", "draw"):
+                m = re.search(rf" {key}=0:(\S+)", line)
+                if m:
+                    self.held.add(parse_card(m.group(1)))
+            self.dev.wait_serial(line + "\n")
+            self.next += 1
+
+    def finish_hand(self) -> bool:
+        """After the last trick: through the scoreboard; True when the game is over."""
+        self.dev.wait_serial("score ")
+        self.dev.wait_screen("hand_end")
+        self.dev.read()
+        over = "end winner=" in self.dev.log
+        self.dev.tap("A")
+        if over:
+            self.dev.wait_screen("game_over")
+        else:
+            self.hand += 1
+            self.dev.wait_serial("trump ")
+            self.dev.read()
+            self._new_hand()
+        return over
+
+    def play_game(self) -> None:
+        while True:
+            self.play_hand()
+            if self.finish_hand():
+                return
+
+    def device_lines(self) -> list[str]:
+        return [line for line in self.dev.log.splitlines() if line and not line.startswith("#")]
+
+
+def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2) -> list[Path]:
+    """Save the screens of a short game and the menus as PNGs, and a few tricks as a GIF."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    saved = []
+
+    def shot(dev: Device, name: str) -> None:
+        path = out / f"{name}.png"
+        dev.emu.screenshot(path, scale)
+        saved.append(path)
+
+    with Emulator(hex_path, adc_seed=5) as emu:
+        dev = Device(emu)
+        dev.boot()
+        shot(dev, "title")
+        dev.tap("A")
+        shot(dev, "menu")
+        dev.menu("settings")
+        # Small Whist, a single hand, fast: a whole game in a few seconds
+        dev.change_settings({"game": 1, "target": 3, "speed": 1})
+        dev.tap("UP", 4)  # back to the first row
+        shot(dev, "settings")
+        dev.tap("B")
+        dev.menu("rules")
+        shot(dev, "rules")
+        dev.tap("B")
+        dev.menu("play")
+        game = ButtonGame(dev, pause=30)
+        game.start()
+        game.play_hand(tricks=2)
+        dev.run(30)
+        shot(dev, "table")
+        # a few tricks as a GIF: the device plays on while the emulator records
+        pictures = []
+        for _ in range(3):
+            before = emu.frames
+            game.play_hand(tricks=1)
+            pictures += [emu.screen()]  # the trick on show
+            pictures += emu.play(20, record=True)
+            assert emu.frames > before
+        gif = out / "tricks.gif"
+        save_gif(pictures, gif, frame_ms=40, scale=scale)
+        saved.append(gif)
+        game.play_hand()
+        dev.wait_serial("score ")
+        dev.wait_screen("hand_end")
+        shot(dev, "hand_end")
+        game.finish_hand()
+        dev.run(10)
+        shot(dev, "game_over")
+        dev.tap("A")
+        dev.menu("stats")
+        shot(dev, "stats")
+    return saved
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        print("usage: python -m generator.screenshots HEX OUT_DIR", file=sys.stderr)
+        return 2
+    for path in take(args[0], args[1]):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

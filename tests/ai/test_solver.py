@@ -1,0 +1,110 @@
+"""The stage-2 solver against brute-force minimax, and the `whist solve` command."""
+
+import random
+from functools import lru_cache
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from generator.engine.rules import HIGH
+from generator.ai.solver import decide, solve, split
+
+
+def brute(h0: int, h1: int, trump: int, mode: int, leader: int) -> tuple[int, list[int]]:
+    """Plain minimax over every legal card (memoised): player 0's tricks and every best lead."""
+
+    def pick(p: int, vals: list[int]) -> int:
+        return (max if (p == 0) == (mode == HIGH) else min)(vals)
+
+    def legal(hand: int, lead: int) -> list[int]:
+        same = [y for y in range(52) if hand >> y & 1 and y // 13 == lead // 13]
+        return same or [y for y in range(52) if hand >> y & 1]
+
+    @lru_cache(None)
+    def value(a: int, b: int, ld: int) -> int:
+        if not a:
+            return 0
+        return pick(ld, [lead_value(a, b, ld, x) for x in range(52) if (a, b)[ld] >> x & 1])
+
+    def lead_value(a: int, b: int, ld: int, x: int) -> int:
+        hs = [a, b]
+        hs[ld] ^= 1 << x
+        out = []
+        for y in legal(hs[1 - ld], x):
+            follower_wins = y > x if y // 13 == x // 13 else y // 13 == trump
+            w = 1 - ld if follower_wins else ld
+            nh = list(hs)
+            nh[1 - ld] ^= 1 << y
+            out.append(value(nh[0], nh[1], w) + (w == 0))
+        return pick(1 - ld, out)
+
+    v = value(h0, h1, leader)
+    best = [x for x in range(52) if (h0, h1)[leader] >> x & 1 and lead_value(h0, h1, leader, x) == v]
+    return v, sorted(best, key=lambda c: (c // 13, -(c % 13)))
+
+
+def random_position(seed: int, max_tricks: int = 6):
+    rnd = random.Random(seed)
+    n = rnd.randint(1, max_tricks)
+    cards = rnd.sample(range(52), 2 * n)
+    h0 = sum(1 << c for c in cards[:n])
+    h1 = sum(1 << c for c in cards[n:])
+    return h0, h1, rnd.randrange(4), rnd.randrange(2), rnd.randrange(2)
+
+
+def test_solver_agrees_with_brute_force_on_500_positions():
+    for seed in range(500):
+        h0, h1, trump, mode, leader = random_position(seed)
+        assert solve([split(h0), split(h1)], trump, mode, leader) == brute(h0, h1, trump, mode, leader), seed
+
+
+def test_budgeted_decision_is_a_best_move_when_exact():
+    for seed in range(200):
+        h0, h1, trump, mode, leader = random_position(1000 + seed, 8)
+        h = [split(h0), split(h1)]
+        d = decide(h, trump, mode, leader, leader, -1)
+        _, best = brute(h0, h1, trump, mode, leader) if h0.bit_count() <= 6 else solve(h, trump, mode, leader)
+        assert d.card in best or not d.exact
+        assert h == [split(h0), split(h1)]  # the search restores the hands
+
+
+def test_budget_caps_the_nodes():
+    rnd = random.Random(5)
+    cards = rnd.sample(range(52), 26)
+    h = [split(sum(1 << c for c in cards[:13])), split(sum(1 << c for c in cards[13:]))]
+    d = decide(h, 0, HIGH, 0, 0, -1, budget=500)
+    assert d.nodes <= 500 and not d.exact
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["solve", *args])
+
+
+def test_solve_prints_tricks_and_every_best_lead():
+    r = run("--trump", "S", "--lead", "0", "--hand0", "AS,KD,7C", "--hand1", "QS,2D,9C")
+    assert r.exit_code == 0
+    assert r.output == "tricks0=2\nbest=AS,KD,7C\n"
+
+
+def test_solve_low_mode_and_equivalent_cards():
+    # player 1 leads and wants fewest tricks; QS/JS are equivalent once TS is in the same hand
+    r = run("--trump", "h", "--lead", "1", "--hand0", "AS,2C", "--hand1", "QS,JS", "--mode", "low")
+    assert r.exit_code == 0
+    assert r.output == "tricks0=2\nbest=QS,JS\n"
+
+
+@pytest.mark.parametrize(
+    "hand0, hand1, message",
+    [
+        ("AS,KD", "QS", "unequal hands"),
+        ("AS,KD", "AS,2C", "duplicate cards: AS"),
+        ("AS,1D", "QS,2C", "bad card name"),
+        ("", "", "empty"),
+    ],
+)
+def test_solve_rejects_bad_positions(hand0, hand1, message):
+    r = run("--trump", "S", "--lead", "0", "--hand0", hand0, "--hand1", hand1)
+    assert r.exit_code != 0
+    assert message in r.output
+    assert r.output.count("\n") == 1

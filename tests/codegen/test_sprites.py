@@ -1,0 +1,111 @@
+"""generator/codegen/sprites.py: PNG checks, the vertical-byte conversion, sprites.h, CLI errors."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from generator.codegen import sprites
+from generator.codegen.sprites import SPECS, Spec, SpriteError, load, load_all
+
+ROOT = Path(__file__).resolve().parents[2]
+ASSETS = ROOT / "assets"
+SPEC = {s.name: s for s in SPECS}
+
+
+def test_tiny_png_converts_to_exact_bytes(tmp_path: Path) -> None:
+    img = Image.new("1", (2, 10), 0)
+    for xy in ((0, 0), (1, 1), (0, 9), (1, 7)):
+        img.putpixel(xy, 1)
+    img.save(tmp_path / "t.png")
+    s = load(Spec("t", (2, 10), (2, 10)), tmp_path / "t.png")
+    # Page 0: column 0 has row 0 (LSB), column 1 rows 1 and 7; page 1: column 0 row 9.
+    assert s.data == bytes([0x01, 0x82, 0x02, 0x00])
+    assert (s.width, s.height, s.frames, s.frame_bytes, s.mask) == (2, 10, 1, 4, None)
+
+
+def test_masked_sheet_frames_and_mask(tmp_path: Path) -> None:
+    img = Image.new("RGBA", (4, 2), (0, 0, 0, 255))
+    img.putpixel((0, 0), (255, 255, 255, 255))  # frame 0: lit, opaque
+    img.putpixel((1, 1), (0, 0, 0, 0))  # frame 0: transparent
+    img.putpixel((3, 1), (255, 255, 255, 255))  # frame 1
+    img.save(tmp_path / "m.png")
+    s = load(Spec("m", (4, 2), (2, 2), masked=True), tmp_path / "m.png")
+    assert s.frames == 2 and s.frame_bytes == 2
+    assert s.data == bytes([0x01, 0x00, 0x00, 0x02])
+    assert s.mask == bytes([0x03, 0x01, 0x03, 0x03])
+
+
+def test_round_trip_to_image() -> None:
+    title = load(SPEC["title"], ASSETS / "title.png")
+    assert sprites.to_image(title.data, 128, 64).tobytes() == Image.open(ASSETS / "title.png").tobytes()
+
+
+def test_every_asset_converts(tmp_path: Path) -> None:
+    by_name = {s.spec.name: s for s in load_all(ASSETS)}
+    assert set(by_name) == set(SPEC)
+    assert (by_name["font"].frames, by_name["font"].width, by_name["font"].height) == (96, 3, 6)
+    assert by_name["ranks"].frames == 13
+    assert by_name["suits_small"].frames == by_name["suits_large"].frames == 4
+    assert by_name["card_face"].mask is not None and len(by_name["title"].data) == 1024
+    [header] = sprites.generate(ASSETS, tmp_path)
+    text = header.read_text()
+    for name in SPEC:
+        assert f"extern const uint8_t {name}[" in text and f"const uint8_t {name}[" in text
+    assert "constexpr uint8_t FONT_W = 3;" in text and "card_back_mask[48] PROGMEM = {" in text
+
+
+def broken(tmp_path: Path, name: str, img: Image.Image) -> Path:
+    """A copy of assets/ with `name` replaced by img."""
+    assets = tmp_path / "assets"
+    shutil.copytree(ASSETS, assets)
+    img.save(assets / name)
+    return assets / name
+
+
+def test_wrong_size_names_the_file(tmp_path: Path) -> None:
+    path = broken(tmp_path, "title.png", Image.new("1", (128, 32)))
+    with pytest.raises(SpriteError, match=r"title\.png: size 128x32, expected 128x64"):
+        load(SPEC["title"], path)
+
+
+def test_wrong_mode_names_the_file(tmp_path: Path) -> None:
+    path = broken(tmp_path, "font.png", Image.new("L", (64, 36)))
+    with pytest.raises(SpriteError, match=r"font\.png: mode L, expected 1"):
+        load(SPEC["font"], path)
+
+
+def test_wrong_palette_names_the_file(tmp_path: Path) -> None:
+    img = Image.open(ASSETS / "card_face.png").copy()
+    img.putpixel((5, 6), (128, 128, 128, 255))
+    path = broken(tmp_path, "card_face.png", img)
+    with pytest.raises(SpriteError, match=r"card_face\.png: pixel \(5,6\) is RGBA\(128, 128, 128, 255\)"):
+        load(SPEC["card_face"], path)
+
+
+def test_half_transparent_pixel_is_refused(tmp_path: Path) -> None:
+    img = Image.open(ASSETS / "card_back.png").copy()
+    img.putpixel((0, 0), (0, 0, 0, 128))
+    with pytest.raises(SpriteError, match="only black, white or fully transparent"):
+        load(SPEC["card_back"], broken(tmp_path, "card_back.png", img))
+
+
+def test_ink_in_font_spacing_column_is_refused(tmp_path: Path) -> None:
+    img = Image.open(ASSETS / "font.png").copy()
+    img.putpixel((4 * 5 + 3, 6 * 2 + 1), 1)  # 'A' cell's spacing column
+    with pytest.raises(SpriteError, match=r"font\.png: frame 37 .*spacing"):
+        load(SPEC["font"], broken(tmp_path, "font.png", img))
+
+
+def test_cli_reports_one_line_and_fails(tmp_path: Path) -> None:
+    broken(tmp_path, "suits_small.png", Image.new("RGB", (20, 5)))
+    result = subprocess.run([sys.executable, "-m", "generator.cli", "generate", "--assets", "assets",
+                             "--out", "gen"], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert result.stderr == "error: assets/suits_small.png: mode RGB, expected 1 (1-bit black and white)\n"
+    assert not (tmp_path / "gen" / "sprites.h").exists()

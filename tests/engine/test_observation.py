@@ -1,0 +1,84 @@
+"""Observations: what a seat may know, kept apart from the full state."""
+
+from generator.engine.cards import DECKS, cards_of
+from generator.ai.players import GreedyPlayer
+from generator.engine.rules import SCORINGS, deal
+from generator.engine.state import HandState
+
+
+def play_to_stage_two(seed: int, deck=DECKS[52]) -> HandState:
+    st = HandState(deck, SCORINGS["last13"], deal(seed, 1, deck))
+    g = GreedyPlayer()
+    while st.stock_left:
+        st.apply(g.choose(st.observation(st.turn), st.legal_mask()))
+    return st
+
+
+class Memory:
+    """A perfect-memory observer that only ever sees its own observations and the tricks."""
+
+    def __init__(self, deck) -> None:
+        self.deck = deck
+        self.seen = 0
+
+    def look(self, obs) -> None:
+        self.seen |= obs.hand | obs.played | obs.opp_taken
+        if obs.upcard >= 0:
+            self.seen |= 1 << obs.upcard
+
+    def opponent_hand(self, obs) -> int:
+        # at stage 2 every card is in a hand or played: the opponent holds the rest
+        return self.deck.mask & ~obs.hand & ~obs.played
+
+
+def test_perfect_memory_names_the_opponents_hand_at_stage_two():
+    for seed in range(200):
+        for deck in (DECKS[52], DECKS[28]):
+            st = HandState(deck, SCORINGS["last13"], deal(seed, 1, deck))
+            g = GreedyPlayer()
+            mem = [Memory(deck), Memory(deck)]
+            while st.stock_left:
+                for p in (0, 1):
+                    mem[p].look(st.observation(p))
+                st.apply(g.choose(st.observation(st.turn), st.legal_mask()))
+            for p in (0, 1):
+                obs = st.observation(p)
+                assert obs.stage == 2
+                assert mem[p].opponent_hand(obs) == st.hands[1 - p]
+                assert obs.opponent_hand() == st.hands[1 - p]
+
+
+def test_stage_one_observation_hides_the_opponent_and_the_stock():
+    st = HandState(DECKS[52], SCORINGS["last13"], deal(3, 1, DECKS[52]))
+    obs = st.observation(0)
+    assert obs.opponent_hand() is None
+    assert obs.hand == st.hands[0]
+    # the unseen cards are exactly the opponent's hand plus the stock below the face-up card
+    hidden = st.hands[1] | sum(1 << c for c in st.stock[1:])
+    assert obs.unseen() == hidden
+
+
+def test_opponent_taken_cards_are_known_until_played():
+    st = HandState(DECKS[52], SCORINGS["last13"], deal(11, 1, DECKS[52]))
+    g = GreedyPlayer()
+    while st.stock_left:
+        st.apply(g.choose(st.observation(st.turn), st.legal_mask()))
+        for p in (0, 1):
+            obs = st.observation(p)
+            taken = st.taken[1 - p] & ~st.played
+            assert obs.opp_taken == taken
+            assert taken & st.hands[1 - p] == taken  # still in the opponent's hand
+            assert obs.drawn & ~st.played & ~st.hands[p] == 0
+
+
+def test_observation_is_the_same_whatever_the_opponent_holds_unseen():
+    """Two deals that differ only in cards seat 0 cannot see give seat 0 the same observation."""
+    st = HandState(DECKS[52], SCORINGS["last13"], deal(5, 1, DECKS[52]))
+    d = st.deal
+    opp = list(d.hands[1])
+    stock = list(d.stock)
+    opp[0], stock[5] = stock[5], opp[0]  # swap an opponent card with a hidden stock card
+    other = type(d)(d.hand, d.dealer, (d.hands[0], tuple(opp)), tuple(stock))
+    st2 = HandState(DECKS[52], SCORINGS["last13"], other)
+    assert st.observation(0) == st2.observation(0)
+    assert st.observation(1) != st2.observation(1)

@@ -1,0 +1,378 @@
+"""The firmware build (`whist build`, as `make hex` runs it) and the hardware layer in the emulator.
+
+The build is checked for reproducibility, size limits and the package; small sketches compiled
+against firmware/ (not the game app) check the display, buttons, boot keys, sound, saves and seed.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from generator.targets.package import BuildError, size_report
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_avr = pytest.mark.skipif(shutil.which("avr-gcc") is None,
+                               reason="avr-gcc not installed: apt-get install gcc-avr avr-libc binutils-avr arduino-core-avr")
+
+
+def whist(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator.cli", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, str]]:
+    """Two complete builds in separate directories: (dist dir, stdout) each."""
+    done = []
+    for name in ("a", "b"):
+        out = tmp_path_factory.mktemp(name)
+        result = whist("build", "--out", str(out / "build"), "--dist", str(out / "dist"))
+        assert result.returncode == 0, result.stderr
+        done.append((out / "dist", result.stdout))
+    return done
+
+
+@needs_avr
+def test_build_is_reproducible(builds: list[tuple[Path, str]]) -> None:
+    (a, _), (b, _) = builds
+    for name in ("Whist.hex", "Whist.arduboy"):
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+@needs_avr
+def test_size_report_is_printed(builds: list[tuple[Path, str]]) -> None:
+    out = builds[0][1]
+    assert "flash " in out and "/ 28,672 B" in out and "static RAM " in out and "left for the stack" in out
+    assert re.search(r"stack: [\d,]+ B used at most .* \([\d,]+ B never touched\)", out)
+    print(out)
+
+
+@needs_avr
+def test_arduboy_package(builds: list[tuple[Path, str]]) -> None:
+    dist = builds[0][0]
+    with zipfile.ZipFile(dist / "Whist.arduboy") as z:
+        names = z.namelist()
+        assert names == sorted(names) == ["LICENSE.txt", "Whist.hex", "banner.png", "info.json"]
+        assert all(i.date_time == (1980, 1, 1, 0, 0, 0) for i in z.infolist())
+        info = json.loads(z.read("info.json"))
+        assert z.read("Whist.hex") == (dist / "Whist.hex").read_bytes()
+        assert z.read("LICENSE.txt") == (ROOT / "LICENSE").read_bytes()
+        banner = Image.open(io.BytesIO(z.read("banner.png")))
+    for key in ("schemaVersion", "title", "version", "author", "description", "date", "genre", "url",
+                "sourceUrl", "contributors", "binaries"):
+        assert key in info, key
+    assert set(info["contributors"][0]) == {"name", "roles", "urls"}
+    assert info["binaries"] == [{"title": "Whist", "device": "Arduboy", "filename": "Whist.hex",
+                                 "cartimage": "banner.png"}]
+    assert banner.size == (128, 64)
+    assert banner.tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
+
+
+@needs_avr
+def test_size_command(builds: list[tuple[Path, str]], tmp_path: Path) -> None:
+    elf = builds[0][0].parent / "build" / "avr" / "Whist.elf"
+    result = whist("size", str(elf))
+    assert result.returncode == 0 and result.stdout.startswith("flash ")
+
+
+def test_size_limits() -> None:
+    assert "28,672 free" in size_report(0, 0)
+    size_report(28_672, 2_160)  # exactly full flash, exactly 400 B of stack: fits
+    with pytest.raises(BuildError, match="program too big"):
+        size_report(28_673, 100)
+    with pytest.raises(BuildError, match="too little RAM left for the stack"):
+        size_report(10_000, 2_161)
+
+
+def test_missing_toolchain_is_one_clear_line(tmp_path: Path) -> None:
+    env = dict(os.environ, PATH=str(tmp_path))  # no avr-gcc (nor anything else) on PATH
+    result = whist("build", "--out", str(tmp_path / "build"), "--dist", str(tmp_path / "dist"), env=env)
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: AVR toolchain missing (avr-gcc, avr-g++, avr-objcopy, avr-size); "
+                                    "run: sudo apt-get install gcc-avr avr-libc binutils-avr arduino-core-avr")
+    assert not (tmp_path / "dist").exists()
+
+
+needs_emulator = pytest.mark.skipif(shutil.which("node") is None, reason="the emulator needs Node.js")
+PLATFORM = ("hw", "buttons", "gfx", "sound", "save", "serial_line", "sprites")
+
+
+@pytest.fixture(scope="module")
+def sketch_hex(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], Path]:
+    """Compiles a test sketch against the hardware layer (not the game app); one core for all."""
+    from generator.codegen import sprites
+
+    out = tmp_path_factory.mktemp("sketches")
+    sprites.generate(ROOT / "assets", out / "gen")
+    env = dict(os.environ, AVR_FLAGS=f"-I{out / 'gen'} -I{ROOT / 'firmware'} -Wall -Wextra")
+
+    def build(name: str, source: str) -> Path:
+        (out / f"sketch_{name}.cpp").write_text(source)  # object names must not clash with firmware/
+        srcs = [str(out / f"sketch_{name}.cpp")] + [str(ROOT / "firmware" / f"{m}.cpp") for m in PLATFORM]
+        subprocess.run([str(ROOT / "scripts" / "avr-build"), str(out), name, *srcs], env=env, check=True)
+        return out / f"{name}.hex"
+
+    return build
+
+
+BOOT_SKETCH = r"""
+#include <Arduino.h>
+#include "buttons.h"
+#include "gfx.h"
+#include "hw.h"
+#include "sprites.h"
+void setup() { hw::begin(); Serial.begin(9600); }
+void loop() {
+  if (!hw::nextFrame()) return;
+  gfx::bitmap(0, 0, sprites::title, sprites::TITLE_W, sprites::TITLE_H);
+  if (buttons::justPressed(buttons::A)) Serial.println("A");
+  hw::display(true);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def boot_hex(sketch_hex: Callable[[str, str], Path]) -> Path:
+    return sketch_hex("boot", BOOT_SKETCH)
+
+
+@needs_avr
+@needs_emulator
+def test_display_and_buttons(boot_hex: Path) -> None:
+    from generator.targets.emulator import Emulator, frame_to_image
+
+    with Emulator(boot_hex) as emu:
+        emu.run_ms(100)
+        assert frame_to_image(emu.screen()).tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
+        emu.press("A")
+        emu.run_ms(100)  # held for several frames: one press
+        emu.release("A")
+        emu.run_ms(50)
+        assert emu.serial_read() == b"A\r\n"
+        assert emu.eeprom == b"\xff" * 1024  # nothing written without a reason
+
+
+@needs_avr
+@needs_emulator
+def test_game_boots_to_the_title_art(builds: list[tuple[Path, str]]) -> None:
+    from generator.targets.emulator import Emulator, frame_to_image
+
+    with Emulator(builds[0][0] / "Whist.hex") as emu:
+        assert emu.run_until_serial("# whist ")
+        emu.run_ms(100)
+        assert frame_to_image(emu.screen()).tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
+        assert emu.eeprom == b"\xff" * 1024  # nothing written without a reason
+
+
+@needs_avr
+@needs_emulator
+@pytest.mark.parametrize("held, flag", [("UP", 1), ("DOWN", 0)])
+def test_system_buttons_write_only_the_audio_flag(boot_hex: Path, held: str, flag: int) -> None:
+    from generator.targets.emulator import Emulator
+
+    with Emulator(boot_hex, eeprom=b"\x55" * 1024) as emu:
+        emu.set_buttons(["B", held])
+        emu.run_ms(100)
+        emu.set_buttons([])
+        emu.run_ms(50)
+        assert emu.eeprom == b"\x55\x55" + bytes([flag]) + b"\x55" * 1021
+
+
+@needs_avr
+@needs_emulator
+def test_up_at_boot_is_the_flashlight(boot_hex: Path) -> None:
+    from generator.targets.emulator import Emulator
+
+    with Emulator(boot_hex) as emu:
+        emu.press("UP")
+        emu.run_ms(100)
+        emu.release("UP")
+        emu.press("A")  # the sketch would draw and answer if it were running
+        emu.run_ms(200)
+        assert emu.screen() == b"\xff" * 1024
+        assert emu.serial_read() == b""
+
+
+SAVE_SKETCH = r"""
+#include <Arduino.h>
+#include <avr/eeprom.h>
+#include "save.h"
+struct Settings { uint8_t a; uint16_t b; };
+void setup() {
+  Settings got = {0, 0}, v = {7, 0x1234};
+  bool fresh = save::load(16, 'S', &got, sizeof got);
+  save::store(16, 'S', &v, sizeof v);
+  bool ok = save::load(16, 'S', &got, sizeof got) && got.a == 7 && got.b == 0x1234;
+  bool tag = save::load(16, 'G', &got, sizeof got);
+  bool len = save::load(16, 'S', &got, 2);
+  save::store(12, 'S', &v, sizeof v);
+  bool low = save::load(12, 'S', &got, sizeof got);
+  save::store(40, 'G', &v, sizeof v);
+  eeprom_write_byte((uint8_t*)43, 0x35);
+  bool corrupt = save::load(40, 'G', &got, sizeof got);
+  save::store(60, 'G', &v, sizeof v);
+  save::erase(60);
+  bool erased = save::load(60, 'G', &got, sizeof got);
+  Serial.begin(9600);
+  Serial.print(fresh); Serial.print(ok); Serial.print(tag); Serial.print(len);
+  Serial.print(low); Serial.print(corrupt); Serial.println(erased);
+}
+void loop() {}
+"""
+
+
+@needs_avr
+@needs_emulator
+def test_save_blocks(sketch_hex: Callable[[str, str], Path]) -> None:
+    from generator.targets.emulator import Emulator
+
+    hex_path = sketch_hex("save", SAVE_SKETCH)
+    with Emulator(hex_path) as emu:
+        assert emu.run_until_serial("\n")
+        # fresh=0 ok=1 other-tag=0 other-length=0 below-16=0 corrupt=0 erased=0
+        assert emu.serial_read() == b"0100000\r\n"
+        eeprom = emu.eeprom
+    assert eeprom[:16] == b"\xff" * 16
+    a = b = 0  # Fletcher-16 of tag, length and data, stored low byte first
+    for v in (ord("S"), 3, 7, 0x34, 0x12):
+        a = (a + v) % 255
+        b = (b + a) % 255
+    assert eeprom[16:23] == b"WS\x07\x34\x12" + bytes([a, b])
+    assert eeprom[60] == 0xFF and eeprom[61] == ord("G")
+
+
+@needs_avr
+@needs_emulator
+def test_random_seed_returns_and_varies(sketch_hex: Callable[[str, str], Path]) -> None:
+    from generator.targets.emulator import Emulator
+
+    hex_path = sketch_hex("seed", '#include <Arduino.h>\n#include "hw.h"\n'
+                          'void setup() { Serial.begin(9600); Serial.println(hw::randomSeed(), HEX); }\n'
+                          'void loop() {}\n')
+    seeds = set()
+    for adc_seed in (1, 2):
+        with Emulator(hex_path, adc_seed=adc_seed) as emu:
+            assert emu.run_until_serial("\n")
+            seeds.add(emu.serial_read())
+    assert len(seeds) == 2
+
+
+GFX_SKETCH = r"""
+#include <Arduino.h>
+#include "gfx.h"
+#include "hw.h"
+#include "sprites.h"
+using namespace sprites;
+void setup() {
+  hw::begin();
+  gfx::fillRect(10, 10, 50, 30);
+  gfx::sprite(-5, -7, card_back, card_back_mask, CARD_BACK_W, CARD_BACK_H);
+  gfx::sprite(120, 50, card_face, card_face_mask, CARD_FACE_W, CARD_FACE_H);
+  gfx::sprite(40, 13, card_face, card_face_mask, CARD_FACE_W, CARD_FACE_H);
+  gfx::bitmap(42, 15, ranks + 12 * RANKS_FRAME_BYTES, RANKS_W, RANKS_H, gfx::BLACK);
+  gfx::text(-2, 45, "Hi 10!");
+  gfx::textInverted(70, 3, "ok");
+  gfx::number(100, 61, 407);
+  hw::display();
+}
+void loop() {}
+"""
+
+
+def reference_gfx() -> Image.Image:
+    """What GFX_SKETCH should show, drawn with Pillow from the PNGs."""
+    assets = ROOT / "assets"
+    screen = Image.new("1", (128, 64), 0)
+    screen.paste(1, (10, 10, 60, 40))
+    back, face = Image.open(assets / "card_back.png"), Image.open(assets / "card_face.png")
+    for img, xy in ((back, (-5, -7)), (face, (120, 50)), (face, (40, 13))):
+        screen.paste(img.convert("1"), xy, img.getchannel("A"))
+    ace = Image.open(assets / "ranks.png").crop((60, 0, 65, 7))
+    screen.paste(0, (42, 15), ace)
+    font = Image.open(assets / "font.png")
+
+    def text(x: int, y: int, s: str, ink: int) -> None:
+        for ch in s:
+            k = ord(ch) - 32
+            cell = font.crop((k % 16 * 4, k // 16 * 6, k % 16 * 4 + 3, k // 16 * 6 + 6))
+            screen.paste(ink, (x, y), cell)
+            x += 4
+
+    text(-2, 45, "Hi 10!", 1)
+    screen.paste(1, (69, 2, 69 + 2 * 4 - 1 + 2, 2 + 7))
+    text(70, 3, "ok", 0)
+    text(100, 61, "407", 1)
+    return screen
+
+
+@needs_avr
+@needs_emulator
+def test_gfx_draws_like_the_reference(sketch_hex: Callable[[str, str], Path], tmp_path: Path) -> None:
+    from generator.targets.emulator import Emulator, frame_to_image
+
+    with Emulator(sketch_hex("gfx", GFX_SKETCH)) as emu:
+        emu.run_ms(100)
+        shown = frame_to_image(emu.screen())
+    want = reference_gfx()
+    if shown.tobytes() != want.tobytes():
+        shown.save(tmp_path / "shown.png")
+        want.save(tmp_path / "want.png")
+        pytest.fail(f"screen differs from the reference: see {tmp_path}/shown.png and want.png")
+
+
+SOUND_SKETCH = r"""
+#include <Arduino.h>
+#include "hw.h"
+#include "sound.h"
+const uint16_t MELODY[] PROGMEM = {1000, 40, 0, 20, 500, 16, 0, 0};
+uint8_t frames;
+void setup() { hw::begin(); Serial.begin(9600); sound::setEnabled(true); sound::play(MELODY); }
+void loop() {
+  if (!hw::nextFrame()) return;
+  // One line per frame: the tone now (Hz, from the timer's registers) or 0.
+  Serial.println(TCCR3B ? 1000000UL / (OCR3A + 1) : 0);
+  if (++frames == 6) { sound::setEnabled(false); sound::play(MELODY); }
+  if (frames == 8) { Serial.println(sound::playing() ? "playing" : "silent"); for (;;) {} }
+}
+"""
+
+
+@needs_avr
+@needs_emulator
+def test_sound_plays_a_melody_and_obeys_the_flag(sketch_hex: Callable[[str, str], Path]) -> None:
+    from generator.targets.emulator import Emulator
+
+    with Emulator(sketch_hex("sound", SOUND_SKETCH)) as emu:
+        assert emu.run_until_serial("silent\r\n") or emu.run_until_serial("playing\r\n")
+        lines = emu.serial_read().decode().split()
+        eeprom = emu.eeprom
+    # Each line is the tone for the frame that starts there; the first frame (play() in setup)
+    # is not printed. 40 ms of 1 kHz = 3 frames, a 20 ms rest = 2, 16 ms of 500 Hz = 1; then
+    # off, and nothing while muted.
+    assert lines == ["1000", "1000", "0", "0", "500", "0", "0", "0", "silent"]
+    assert eeprom[2] == 0 and eeprom[:2] + eeprom[3:] == b"\xff" * 1023
+
+
+@needs_avr
+def test_stack_high_water_mark_is_measured_and_checked(firmware_hex: Path, monkeypatch) -> None:
+    from generator.targets import package
+
+    line = package.stack_report(firmware_hex, 463)
+    used, free = (int(x.replace(",", "")) for x in re.findall(r"([\d,]+) B", line))
+    assert used + free == 463 and used > 100  # the search and the redraws on top of it
+    monkeypatch.setattr(package, "STACK_MARGIN", free + 1)
+    with pytest.raises(BuildError, match="stack too close"):
+        package.stack_report(firmware_hex, 463)

@@ -1,0 +1,300 @@
+"""The whole game on the device, driven through its buttons in the emulator.
+
+Menus and settings (kept over a power cycle, defaults after a corrupt or
+erased save, EEPROM bytes 0..15 untouched), whole games played with the
+buttons whose traces equal the engine's, a continued game, deal numbers,
+stats, the demo, and random-button fuzzing with the stack's high-water mark.
+`make longtest` also runs the slow ones (a Classic game, 100,000 fuzz frames).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from contextlib import contextmanager
+
+import pytest
+
+from conftest import needs_firmware
+from generator.targets.emulator import Emulator, frame_to_image
+from generator.ai.players import DEVICE_PLAYERS
+from generator.codegen.protocol import DEFAULTS
+from generator.targets.screenshots import SCREEN, SETTINGS, ButtonGame, Device
+
+pytestmark = needs_firmware
+# the long runs: `make longtest` sets WHIST_LONGTEST=1
+longtest = [pytest.mark.slow, pytest.mark.skipif(not os.environ.get("WHIST_LONGTEST"), reason="make longtest")]
+
+# A system area as a real Arduboy might have it (flags, audio on, unit id and name).
+SYSTEM = bytes([0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00]) + b"\x12\x34Whist!"
+AUDIO = 2  # the system audio flag, which the Sound setting is
+ROW_TOP, ROW_H = 9, 7  # settings rows (firmware/screens.cpp)
+
+
+@contextmanager
+def device(hex_path, eeprom: bytes | None = None, adc_seed: int = 1):
+    with Emulator(hex_path, eeprom=eeprom, adc_seed=adc_seed) as emu:
+        dev = Device(emu)
+        dev.boot()
+        yield dev
+
+
+def changed_rows(a: bytes, b: bytes) -> set[int]:
+    """Settings rows whose pixels differ between two screens."""
+    pa, pb = frame_to_image(a).load(), frame_to_image(b).load()
+    rows = set()
+    for y in range(64):
+        if any(pa[x, y] != pb[x, y] for x in range(128)):
+            rows.add((y - ROW_TOP + 1) // ROW_H)
+    return rows
+
+
+def stack_free(dev: Device) -> int:
+    dev.read()
+    dev.emu.serial_write("stack\n")
+    dev.wait_serial(r"# stack free=\d+\n", regex=True)
+    return int(re.search(r"# stack free=(\d+)", dev.read()).group(1))
+
+
+def settings_screen(hex_path, eeprom: bytes) -> tuple[bytes, bytes]:
+    """The settings screen after booting with this EEPROM, and the EEPROM after looking."""
+    with device(hex_path, eeprom) as dev:
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        return dev.emu.screen(), dev.emu.eeprom
+
+
+def test_every_setting_changes_and_survives_a_power_cycle(firmware_hex):
+    image = SYSTEM + b"\xff" * 1008
+    with device(firmware_hex, image) as dev:
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        for row in range(len(SETTINGS)):
+            if row:
+                dev.tap("DOWN")
+            before = dev.emu.screen()
+            dev.tap("RIGHT")
+            assert changed_rows(before, dev.emu.screen()) == {row}, SETTINGS[row]
+        dev.tap("UP", len(SETTINGS) - 1)
+        changed = dev.emu.screen()
+        dev.tap("B")
+        dev.wait_screen("menu")
+        saved = dev.emu.eeprom
+    # only the audio flag moved in the system area: Sound is that flag, now off
+    assert saved[AUDIO] == 0
+    assert saved[:AUDIO] + saved[AUDIO + 1:16] == image[:AUDIO] + image[AUDIO + 1:16]
+
+    with device(firmware_hex, saved) as dev:  # power cycle
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        assert dev.emu.screen() == changed
+        dev.tap("B")
+        dev.menu("play")
+        # classic suit order and single-click play off (A twice), at the fast speed
+        game = ButtonGame(dev, pause=30, style="classic", clicks=2)
+        game.start()
+        ai = DEVICE_PLAYERS[(DEVICE_PLAYERS.index(DEFAULTS["player"]) + 1) % len(DEVICE_PLAYERS)]
+        assert re.fullmatch(rf"game v1 seed=\d+ deck=28 scoring=every target=25 p0=human p1={ai}", game.want[0])
+        assert game.device_lines()[0] == game.want[0]
+        game.play_hand(tricks=3)
+        assert dev.emu.eeprom[:16] == saved[:16]
+
+
+def test_a_corrupt_or_erased_save_gives_the_defaults(firmware_hex):
+    erased = SYSTEM + b"\xff" * 1008
+    defaults, after = settings_screen(firmware_hex, erased)
+    assert after == erased  # looking writes nothing
+    with device(firmware_hex, erased) as dev:  # a valid settings block, then damaged
+        dev.menu("settings")
+        dev.tap("RIGHT")
+        valid = dev.emu.eeprom
+    assert valid[16:18] == b"WS" and valid[:16] == SYSTEM
+    assert settings_screen(firmware_hex, valid)[0] != defaults
+    rng = random.Random(7)
+    damaged = [
+        valid[:18] + bytes([valid[18] ^ 1]) + valid[19:],  # a data byte: the checksum fails
+        valid[:19] + b"\x09" + valid[20:],  # out-of-range value (checksum fails too)
+        SYSTEM + bytes(rng.randrange(256) for _ in range(1008)),  # noise
+        SYSTEM + b"\x00" * 1008,
+    ]
+    for image in damaged:
+        screen, after = settings_screen(firmware_hex, image)
+        assert screen == defaults
+        assert after == image
+
+
+def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex):
+    """Small Whist to 10 at fast speed, then the stats and their reset."""
+    image = SYSTEM + b"\xff" * 1008
+    with device(firmware_hex, image, adc_seed=11) as dev:
+        dev.menu("settings")
+        dev.change_settings({"game": 1, "speed": 1})
+        dev.tap("B")
+        dev.menu("play")
+        game = ButtonGame(dev, pause=30)
+        game.start()
+        game.play_game()
+        assert dev.screen == SCREEN["game_over"]
+        assert game.device_lines() == game.want
+        assert dev.emu.eeprom[:16] == SYSTEM
+        print(f"stack free after the game: {stack_free(dev)} B")
+
+        won = int(game.want[-1].split()[1] == "winner=0")
+        dev.tap("A")
+        dev.menu("stats")
+        dev.wait_screen("stats")
+        stats = dev.emu.eeprom
+        shown = dev.emu.screen()
+        dev.tap("A")  # asks first
+        dev.tap("B")  # no
+        assert dev.emu.eeprom == stats and dev.emu.screen() == shown
+        dev.tap("A")
+        dev.tap("A")  # yes
+        assert dev.emu.eeprom != stats and dev.emu.screen() != shown
+        assert won in (0, 1)
+
+
+def test_a_game_continues_after_power_off(firmware_hex):
+    with device(firmware_hex, adc_seed=4) as dev:
+        dev.menu("settings")
+        dev.change_settings({"game": 1, "speed": 1})
+        dev.tap("B")
+        dev.menu("play")
+        game = ButtonGame(dev, pause=30)
+        game.start()
+        game.play_hand()
+        assert not game.finish_hand()  # now in hand 2, saved at the end of hand 1
+        game.play_hand(tricks=2)
+        image = dev.emu.eeprom
+        header = game.want[0]
+
+    with device(firmware_hex, image) as dev:
+        dev.tap("A")
+        dev.wait_screen("menu")
+        dev.tap("A")  # Continue: listed first and selected
+        dev.wait_screen("table")
+        dev.log = header + "\n"  # printed before the power cycle
+        again = ButtonGame(dev, pause=30)
+        again.start()
+        assert again.hand == 2
+        again.play_game()
+        assert dev.screen == SCREEN["game_over"]
+        start = game.want.index(next(x for x in game.want if x.startswith("hand 2 ")))
+        assert again.device_lines()[1:] == game.want[start:]
+
+
+def test_a_deal_number_replays_that_deal(firmware_hex):
+    with device(firmware_hex) as dev:
+        dev.menu("deal")
+        dev.wait_screen("deal")
+        dev.tap("UP", 2)  # last digit: 2
+        dev.tap("LEFT")
+        dev.tap("UP", 4)  # 42
+        dev.tap("A")
+        dev.wait_serial("trump ")
+        assert dev.read().startswith("game v1 seed=42 ")
+        dev.tap("UP")
+        dev.wait_screen("pause")
+        dev.tap("B")
+        dev.wait_screen("menu")
+        dev.menu("deal")  # offers the last deal again
+        dev.tap("A")
+        dev.wait_serial("trump ")
+        assert dev.read().startswith("game v1 seed=42 ")
+
+
+def test_the_demo_starts_on_an_idle_title_and_stops_at_a_button(firmware_hex):
+    with device(firmware_hex) as dev:
+        dev.run(590)
+        assert dev.screen == SCREEN["title"]
+        dev.wait_screen("auto", 30)
+        dev.wait_serial("trick 1 ")
+        ai = DEFAULTS["player"]
+        assert f"p0={ai} p1={ai}" in dev.read()
+        dev.tap("B")
+        assert dev.screen == SCREEN["title"]
+
+
+def test_rules_scroll_and_credits_show(firmware_hex):
+    with device(firmware_hex) as dev:
+        dev.menu("rules")
+        dev.wait_screen("rules")
+        first = dev.emu.screen()
+        dev.tap("DOWN", 30)
+        assert dev.emu.screen() != first  # scrolled
+        dev.tap("UP", 30)
+        assert dev.emu.screen() == first
+        dev.tap("B")
+        dev.wait_screen("menu")
+        dev.menu("credits")
+        dev.wait_screen("credits")
+        dev.tap("B")
+        dev.wait_screen("menu")
+
+
+def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex):
+    """Seed 1's first stage-2 moves take Hard its whole node budget (about 0.7 s each)."""
+    max_gap = 40 * 16_000  # cycles: a frame is due every 16 ms, the search looks every 256 nodes
+    with device(firmware_hex) as dev:
+        dev.read()
+        dev.emu.serial_write("play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0\n")
+        dev.wait_serial("trick 13 ")
+        seen, pictures = dev.read(), set()
+        while "trick 14 " not in seen:
+            assert dev.emu.run_frames(1, max_cycles=max_gap) == 1, "no frame for 40 ms: the screen froze"
+            pictures.add(dev.emu.screen())
+            seen += dev.read()
+        assert len(pictures) >= 4  # "is thinking" and its moving dots
+
+
+def fuzz(hex_path, frames: int, seed: int) -> int:
+    """Random buttons for `frames` frames; returns the stack bytes never touched."""
+    rng = random.Random(seed)
+    names = ["UP", "DOWN", "LEFT", "RIGHT", "A", "B"]
+    weights = [2, 2, 3, 3, 6, 2]  # A often, so games get played
+    with device(hex_path, SYSTEM + b"\xff" * 1008, adc_seed=seed) as dev:
+        done = 0
+        while done < frames:
+            held = rng.choices(names, weights, k=rng.choice((1, 1, 1, 2)))
+            dev.emu.set_buttons(held)
+            n = min(rng.randint(1, 6), frames - done)
+            assert dev.emu.run_frames(n) == n, f"hang after {done} frames"
+            dev.emu.set_buttons([])
+            gap = rng.randint(1, 8)
+            assert dev.emu.run_frames(gap) == gap, f"hang after {done} frames"
+            done += n + gap
+            if done % 500 < 14:
+                assert "# whist " not in dev.read(), f"the firmware restarted before frame {done}"
+        assert "# whist " not in dev.read()
+        assert dev.emu.eeprom[:AUDIO] + dev.emu.eeprom[AUDIO + 1:16] == SYSTEM[:AUDIO] + SYSTEM[AUDIO + 1:]
+        return stack_free(dev)
+
+
+def test_fuzz_random_buttons(firmware_hex):
+    free = fuzz(firmware_hex, 10_000, seed=1)
+    print(f"stack free after 10,000 fuzz frames: {free} B")
+    assert free > 64
+
+
+@longtest[0]
+@longtest[1]
+def test_fuzz_100k_frames(firmware_hex):
+    free = fuzz(firmware_hex, 100_000, seed=2)
+    print(f"stack free after 100,000 fuzz frames: {free} B")
+    assert free > 64
+
+
+@longtest[0]
+@longtest[1]
+def test_a_classic_game_with_the_buttons_matches_the_engine(firmware_hex):
+    """The default settings (Classic 52, last 13, to 10) at normal speed."""
+    with device(firmware_hex, SYSTEM + b"\xff" * 1008, adc_seed=9) as dev:
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        game.play_game()
+        assert dev.screen == SCREEN["game_over"]
+        assert game.device_lines() == game.want
+        assert dev.emu.eeprom[:16] == SYSTEM
+        print(f"stack free after a Classic game: {stack_free(dev)} B")
