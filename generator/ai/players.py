@@ -28,6 +28,15 @@ PLAYERS: dict[str, PlayerFactory] = {
 # Players the firmware has, in its enumeration order; each has a C++ template
 # generator/codegen/templates/players/<name>.cpp.j2 defining choose<Name>(Game&).
 DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy", "original", "easy", "hard")
+# What a player sees: each device level's name and one-line hint, weakest first
+# (the order of DEVICE_PLAYERS; each beats the one below on duplicate deals, docs/ai.md).
+LEVEL_NAMES: dict[str, tuple[str, str]] = {
+    "random": ("Novice", "plays any legal card"),
+    "greedy": ("Beginner", "wins a trick when it can"),
+    "original": ("Casual", "the original Arduboy game"),
+    "easy": ("Club", "counts cards, plans a little"),
+    "hard": ("Master", "counts every card, solves stage 2"),
+}
 HUMAN = "human"  # the trace name of a seat played by a person
 
 

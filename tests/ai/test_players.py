@@ -115,3 +115,12 @@ def test_no_player_peeks_at_hidden_cards(name):
                     checked += 1
             state.apply(players[p].choose(state.observation(p), state.legal_mask()))
     assert checked > 30
+
+
+def test_every_device_level_has_a_player_name_and_hint() -> None:
+    from generator.ai.players import DEVICE_PLAYERS, LEVEL_NAMES
+
+    assert tuple(LEVEL_NAMES) == DEVICE_PLAYERS
+    names = [n for n, _ in LEVEL_NAMES.values()]
+    assert len(set(names)) == len(names) and all(len(n) <= 8 for n in names)
+    assert all(0 < len(h) <= 34 for _, h in LEVEL_NAMES.values())
