@@ -1,6 +1,6 @@
-"""The computer opponents with memory: ``easy``, ``hard`` and the PC-only ``expert``.
+"""The computer opponents with memory: ``easy``, ``hard`` and the PC-only yardsticks ``hard-exact`` and ``original-exact``.
 
-Stage 1 (hard, expert) weighs the face-up card against the average hidden
+Stage 1 (hard, hard-exact) weighs the face-up card against the average hidden
 card, both valued by rank among the cards still out (perfect memory of every
 card seen) plus a trump bonus, and wins the trick only when the difference is
 worth the card it costs. Stage 2 hands the position to the solver, whose
@@ -101,5 +101,11 @@ def hard() -> SearchPlayer:
     return SearchPlayer("hard", stage1_choice, NODE_BUDGET)
 
 
-def expert() -> SearchPlayer:
-    return SearchPlayer("expert", stage1_choice, None)
+def hard_exact() -> SearchPlayer:
+    """Hard's stage 1, then perfect stage 2: what Hard would be with unlimited time (PC only)."""
+    return SearchPlayer("hard-exact", stage1_choice, None)
+
+
+def original_exact() -> SearchPlayer:
+    """The original game's stage 1, then perfect stage 2: the reference a device level must beat (PC only)."""
+    return SearchPlayer("original-exact", OriginalPlayer().choose, None)
