@@ -145,7 +145,7 @@ class ExpertPlayer:
 
     def choose(self, obs: Observation, legal: int) -> int:
         if obs.stage == 2:
-            return stage2_choice(obs, None)[0]
+            return stage2_choice(obs, None).card
         cands = candidates(obs, legal)
         if len(cands) == 1:
             return cands[0]
