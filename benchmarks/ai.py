@@ -87,16 +87,23 @@ def arena(a: str, b: str, deals: int, jobs: int) -> list[str]:
         return run_arena(a, b, deals, jobs, progress=progress).lines()
 
 
+# The ladder (each device level against the one below it), every device search
+# level against both PC yardsticks, and the PC expert against everything.
+LADDER = (("greedy", "random"), ("original", "greedy"), ("easy", "original"), ("hard", "easy"))
+YARDSTICKS = ("original-exact", "hard-exact")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--hands", type=int, default=1000)
-    ap.add_argument("--expert-deals", type=int, default=200)
+    ap.add_argument("--expert-deals", type=int, default=200, help="deals for each match of the (slow) PC expert")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
-    for a, b, n in (("hard", "original", args.deals), ("hard", "greedy", args.deals // 4),
-                    ("hard", "random", args.deals // 4), ("easy", "original", args.deals // 4),
-                    ("expert", "original", args.expert_deals)):
+    matches = [(a, b, args.deals) for a, b in LADDER]
+    matches += [(a, b, args.deals) for a in ("hard", "easy") for b in ("original", *YARDSTICKS)]
+    matches += [("expert", b, args.expert_deals) for b in ("hard", "original", *YARDSTICKS)]
+    for a, b, n in matches:
         for line in arena(a, b, n, args.jobs):
             print(line, flush=True)
     for line in quality(args.hands, args.jobs):

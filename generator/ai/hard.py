@@ -1,6 +1,6 @@
-"""The computer opponents with memory: ``easy``, ``hard`` and the PC-only ``expert``.
+"""The computer opponents with memory: ``easy``, ``hard`` and the PC-only yardsticks ``hard-exact`` and ``original-exact``.
 
-Stage 1 (hard, expert) weighs the face-up card against the average hidden
+Stage 1 (hard, hard-exact) weighs the face-up card against the average hidden
 card, both valued by rank among the cards still out (perfect memory of every
 card seen) plus a trump bonus, and wins the trick only when the difference is
 worth the card it costs. Stage 2 hands the position to the solver, whose
@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 from ..engine.cards import cards_of, suit_mask
 from .original import OriginalPlayer
-from ..engine.rules import trick_winner
-from .solver import NODE_BUDGET, decide, split
+from ..engine.rules import HIGH, trick_winner
+from .solver import NODE_BUDGET, Decision, decide, split
 from ..engine.state import Observation
 
 class Weights(NamedTuple):
@@ -66,31 +66,42 @@ def stage1_choice(obs: Observation, legal: int, w: Weights = WEIGHTS) -> int:
     return win if gain4 >= cnt * (4 * w.want + w.spend * (value(win) - value(lose))) else lose
 
 
-def stage2_choice(obs: Observation, budget: int | None) -> tuple[int, int]:
-    """The solver's move from the seat's knowledge (the opponent's hand is deck minus seen); and its nodes."""
+def stage2_choice(obs: Observation, budget: int | None, start: int = 0) -> Decision:
+    """The solver's decision from the seat's knowledge (the opponent's hand is deck minus seen)."""
     me = obs.player
     h = [[0] * 4, [0] * 4]
     h[me] = split(obs.hand)
     h[1 - me] = split(obs.opponent_hand())
-    d = decide(h, obs.trump, obs.mode, me, obs.leader, obs.lead, budget, exact_table=budget is None)
-    return d.card, d.nodes
+    return decide(h, obs.trump, obs.mode, me, obs.leader, obs.lead, budget, exact_table=budget is None, start=start)
 
 
 class SearchPlayer:
-    """Shared by the three levels: a stage-1 policy and a stage-2 node budget (None: exact)."""
+    """Shared by the levels: a stage-1 policy and a stage-2 node budget (None: exact).
+
+    In stage 2 it remembers what its last search proved (the trick and the
+    counted player's tricks it guaranteed, those already taken included), so
+    the next search starts from that value instead of from 1.
+    """
 
     def __init__(self, name: str, stage1, budget: int | None) -> None:
         self.name = name
         self.stage1 = stage1
         self.budget = budget
         self.nodes: list[int] = []  # nodes per stage-2 search, for the benchmarks
+        self.proof: tuple[int, int] | None = None  # (trick number, counted tricks guaranteed by the end)
 
     def choose(self, obs: Observation, legal: int) -> int:
         if obs.stage == 1:
+            self.proof = None
             return self.stage1(obs, legal)
-        card, nodes = stage2_choice(obs, self.budget)
-        self.nodes.append(nodes)
-        return card
+        taken = obs.tricks[1][obs.player if obs.mode == HIGH else 1 - obs.player]
+        start = 0
+        if self.proof is not None and self.proof[0] == obs.trick_number - 1:
+            start = self.proof[1] - taken
+        d = stage2_choice(obs, self.budget, start)
+        self.proof = (obs.trick_number, taken + d.value) if d.value else None
+        self.nodes.append(d.nodes)
+        return d.card
 
 
 def easy() -> SearchPlayer:
@@ -101,5 +112,11 @@ def hard() -> SearchPlayer:
     return SearchPlayer("hard", stage1_choice, NODE_BUDGET)
 
 
-def expert() -> SearchPlayer:
-    return SearchPlayer("expert", stage1_choice, None)
+def hard_exact() -> SearchPlayer:
+    """Hard's stage 1, then perfect stage 2: what Hard would be with unlimited time (PC only)."""
+    return SearchPlayer("hard-exact", stage1_choice, None)
+
+
+def original_exact() -> SearchPlayer:
+    """The original game's stage 1, then perfect stage 2: the reference a device level must beat (PC only)."""
+    return SearchPlayer("original-exact", OriginalPlayer().choose, None)

@@ -13,6 +13,7 @@ from ..engine.game import Player
 from ..engine.prng import Rng, ai_rng
 from . import hard
 from .basic import GreedyPlayer, RandomPlayer
+from .expert import ExpertPlayer
 from .original import OriginalPlayer
 
 PlayerFactory = Callable[[Rng], Player]
@@ -23,7 +24,10 @@ PLAYERS: dict[str, PlayerFactory] = {
     "original": lambda rng: OriginalPlayer(),
     "easy": lambda rng: hard.easy(),
     "hard": lambda rng: hard.hard(),
-    "expert": lambda rng: hard.expert(),
+    # PC only: the yardsticks (docs/ai.md), never offered on the device
+    "original-exact": lambda rng: hard.original_exact(),
+    "hard-exact": lambda rng: hard.hard_exact(),
+    "expert": ExpertPlayer,
 }
 # Players the firmware has, in its enumeration order; each has a C++ template
 # generator/codegen/templates/players/<name>.cpp.j2 defining choose<Name>(Game&).

@@ -25,7 +25,7 @@ Hands = list[list[int]]  # [player][suit] -> rank bitmask
 NODE_BUDGET = 8000  # cards played per decision: under 1 s on the AVR (about 1,730 cycles a node; make bench)
 TT_BITS = 6  # the device's table: 2**TT_BITS words of 4 bytes
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store
-KEY_BITS = 27  # 26 cards at most, and the leader
+KEY_BITS = 27  # 26 cards at most, and whether the searching seat leads
 KEY_MASK = (1 << KEY_BITS) - 1
 KEY_MUL = 0x2C9277B5 & KEY_MASK | 1  # odd: mixing the key stays one-to-one
 CHECK_BITS = KEY_BITS - TT_BITS
@@ -130,8 +130,9 @@ def follower_wins(lead: int, follow: int, trump: int) -> bool:
 class SmallTable:
     """The device's table: 2**TT_BITS words, each an exact key, a lower and an upper bound.
 
-    The key (cards left relative to the root, one bit each, and the leader:
-    at most 27 bits) is mixed by an odd multiplier, which is invertible mod
+    The key (cards left relative to the root, one bit each, and 1 when the
+    searching seat's opponent leads: at most 27 bits; no seat number, so a
+    position searches the same from either seat) is mixed by an odd multiplier, which is invertible mod
     2**27, so its top bits pick the slot and the other 21 bits, stored, make
     the match exact.
     """
@@ -140,7 +141,7 @@ class SmallTable:
         self.root = root  # live cards per suit at the root
         self.words = [0] * (1 << TT_BITS)
 
-    def key(self, h: Hands, leader: int) -> int:
+    def key(self, h: Hands, leader: int, maxer: int) -> int:
         k = 0
         for s in range(4):
             live = h[0][s] | h[1][s]
@@ -149,7 +150,7 @@ class SmallTable:
                 b = r & -r
                 r ^= b
                 k = k << 1 | (1 if live & b else 0)
-        return (k << 1 | leader) * KEY_MUL & KEY_MASK
+        return (k << 1 | (leader ^ maxer)) * KEY_MUL & KEY_MASK
 
     def get(self, key: int) -> tuple[int, int] | None:
         w = self.words[key >> CHECK_BITS]
@@ -211,7 +212,7 @@ class Search:
                 return False
         key = 0
         if n >= TT_MIN_TRICKS:
-            key = self.tt.key(h, leader)
+            key = self.tt.key(h, leader, self.maxer)
             e = self.tt.get(key)
             if e is not None:
                 if e[0] >= need:
@@ -275,11 +276,16 @@ def root_moves(h: Hands, me: int, lead: int, trump: int) -> list[int]:
 
 
 def decide(h: Hands, trump: int, mode: int, me: int, leader: int, lead: int,
-           budget: int | None = NODE_BUDGET, exact_table: bool = False) -> Decision:
+           budget: int | None = NODE_BUDGET, exact_table: bool = False, start: int = 0) -> Decision:
     """The move for ``me`` (leading if ``lead`` < 0, else following ``leader``'s ``lead``).
 
     Asks "at least T?" for T = 1, 2, ...: the move that proved the last yes is
-    played; the first no makes it exact. ``h`` is not changed (the search works on a copy).
+    played; the first no makes it exact. ``start`` is a value already proven
+    for this position (what the seat's last decision proved, less the counted
+    tricks since): the questions then begin at it instead of at 1, so an
+    unsurprising position costs one or two questions. Should that first
+    question fail after all, they begin again at 1. ``h`` is not changed (the
+    search works on a copy).
     """
     h = [list(h[0]), list(h[1])]
     counted = me if mode == HIGH else 1 - me
@@ -288,17 +294,21 @@ def decide(h: Hands, trump: int, mode: int, me: int, leader: int, lead: int,
         return Decision(moves[0], 0, 0, False)
     search = Search(h, trump, me, counted, budget, exact_table)
     n = sum(x.bit_count() for x in h[me])
-    best, value = moves[0], 0
+    best, value = moves[0], max(min(start, n) - 1, 0)
+    proven = value == 0  # False while `value` is only carried over, not yet proven by this search
     try:
         while value < n:
             found = root_test(search, moves, me, leader, lead, value + 1)
             if found < 0:
+                if not proven:
+                    value, proven = 0, True
+                    continue
                 return Decision(best, search.nodes, value, True)
-            best, value = found, value + 1
+            best, value, proven = found, value + 1, True
             moves = [best] + [m for m in moves if m != best]
         return Decision(best, search.nodes, value, True)
     except Aborted:
-        return Decision(best, search.nodes, value, False)
+        return Decision(best, search.nodes, value if proven else 0, False)
 
 
 def root_test(search: Search, moves: list[int], me: int, leader: int, lead: int, need: int) -> int:

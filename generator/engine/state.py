@@ -50,6 +50,8 @@ class Observation:
     drawn: int
     tricks: tuple[tuple[int, int], tuple[int, int]]  # [stage][player]
     trick_number: int  # 1-based number of the trick being played
+    scoring: Scoring | None = None  # the variant's scoring: both seats know what counts
+    history: tuple[Trick, ...] = ()  # the completed tricks as this seat saw them: the opponent's draws are -1
 
     @property
     def stage(self) -> int:
@@ -138,6 +140,8 @@ class HandState:
             drawn=self.drawn[player],
             tricks=(tuple(self.won[0]), tuple(self.won[1])),
             trick_number=self.trick_number,
+            scoring=self.scoring,
+            history=tuple(t._replace(draw=-1) if t.winner == player and t.draw >= 0 else t for t in self.history),
         )
 
     # -- moves --------------------------------------------------------------

@@ -51,5 +51,10 @@ def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None 
 
         for player in ("hard", "easy"):
             echo(f"device thinking time, {player} vs {player}, {THINK_HANDS} single hands (both decks, both stages):")
-            for line in thinktime.summary(thinktime.measure(Path(hex_path), THINK_HANDS, player)):
+            decisions = thinktime.measure(Path(hex_path), THINK_HANDS, player)
+            for line in thinktime.summary(decisions):
                 echo("  " + line)
+            cpn = thinktime.cycles_per_node(decisions, thinktime.engine_nodes(THINK_HANDS, player))
+            if cpn:
+                echo(f"  solver: {cpn:,.0f} cycles a node ({thinktime.CLOCK_HZ / cpn:,.0f} nodes/s) "
+                     "over the decisions of 1,000 nodes or more")

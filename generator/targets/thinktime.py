@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..ai.players import make_player
 from ..engine.cards import DECKS
+from ..engine.game import play_hand
+from ..engine.prng import ai_rng
 from .emulator import Emulator
 from ..codegen.protocol import MARK_MOVED, MARK_THINK, play_command
 from ..engine.rules import Variant
@@ -40,6 +43,36 @@ def hand_decisions(emu: Emulator, seed: int, deck: int, player: str) -> list[Dec
     return [Decision(deck, 1 if i < stage1 else 2, end - start) for i, (start, end) in enumerate(pairs)]
 
 
+def hand_seed(i: int) -> tuple[int, int]:
+    """Seed and deck of the i-th measured hand (0-based): spread seeds, alternating the decks."""
+    return (i + 1) * 2246822519 % 2**32, (52, 28)[i % 2]
+
+
+def engine_nodes(hands: int, player: str) -> list[int]:
+    """The engine's node count for every decision of the same hands (0 without a search): the firmware's, node for node."""
+    out: list[int] = []
+    for i in range(hands):
+        seed, deck = hand_seed(i)
+        rng = ai_rng(seed)
+        seats = [make_player(player, rng) for _ in range(2)]
+
+        def choose(st, p):
+            done = len(getattr(seats[p], "nodes", []))
+            card = seats[p].choose(st.observation(p), st.legal_mask())
+            nodes = getattr(seats[p], "nodes", [])
+            out.append(nodes[-1] if len(nodes) > done else 0)
+            return card
+
+        play_hand(Variant.make(deck, "last13", 0), seed, 1, choose, lambda line: None)
+    return out
+
+
+def cycles_per_node(decisions: list[Decision], nodes: list[int], least: int = 1000) -> float:
+    """Device cycles per solver node over the decisions that searched at least ``least`` nodes."""
+    big = [(d.cycles, n) for d, n in zip(decisions, nodes, strict=True) if n >= least]
+    return sum(c for c, _ in big) / sum(n for _, n in big) if big else 0.0
+
+
 def measure(hex_path: Path, hands: int, player: str = "hard",
             progress: Callable[[], None] | None = None) -> list[Decision]:
     """``hands`` single hands, alternating the 52- and 28-card decks."""
@@ -47,8 +80,8 @@ def measure(hex_path: Path, hands: int, player: str = "hard",
     with Emulator(hex_path) as emu:
         emu.run_until_serial("# whist ")
         for i in range(hands):
-            seed = (i + 1) * 2246822519 % 2**32
-            out += hand_decisions(emu, seed, (52, 28)[i % 2], player)
+            seed, deck = hand_seed(i)
+            out += hand_decisions(emu, seed, deck, player)
             if progress:
                 progress()
     return out

@@ -108,3 +108,32 @@ def test_solve_rejects_bad_positions(hand0, hand1, message):
     assert r.exit_code != 0
     assert message in r.output
     assert r.output.count("\n") == 1
+
+
+def test_a_carried_value_skips_questions_and_a_wrong_one_is_recovered():
+    """decide(start=v): the same exact answer as from scratch; a true start costs fewer nodes, a false one is re-asked from 1."""
+    saved = 0
+    for seed in range(120):
+        h0, h1, trump, mode, leader = random_position(3000 + seed, 8)
+        h = [split(h0), split(h1)]
+        base = decide(h, trump, mode, leader, leader, -1, budget=None, exact_table=True)
+        if not base.nodes:
+            continue
+        for start in (base.value, base.value + 2):
+            d = decide(h, trump, mode, leader, leader, -1, budget=None, exact_table=True, start=start)
+            assert d.value == base.value and d.exact
+        saved += base.nodes - decide(h, trump, mode, leader, leader, -1, budget=None, exact_table=True,
+                                     start=base.value).nodes
+    assert saved > 0
+
+
+def test_the_search_is_the_same_from_either_seat():
+    """The table key names no seat: swapping the seats gives the same card and node count under a budget."""
+    rnd = random.Random(7)
+    for _ in range(30):
+        cards = rnd.sample(range(52), 20)
+        h = [split(sum(1 << c for c in cards[:10])), split(sum(1 << c for c in cards[10:]))]
+        trump, mode = rnd.randrange(4), rnd.randrange(2)
+        a = decide(h, trump, mode, 0, 0, -1, budget=3000)
+        b = decide([h[1], h[0]], trump, mode, 1, 1, -1, budget=3000)
+        assert (a.card, a.nodes, a.value) == (b.card, b.nodes, b.value)

@@ -1,0 +1,81 @@
+"""Exact stage-2 values at compiled speed, for the PC-only players.
+
+``native/exact.c`` is the solver's search in C with a large table; it is
+compiled once with the host's C compiler into the user's cache directory and
+loaded with ctypes. Without a compiler the Python solver answers instead:
+exact values are unique, so the players choose the same cards either way,
+only slower.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .solver import Search
+
+SOURCE = Path(__file__).parent / "native" / "exact.c"
+Hands = list[list[int]]
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "whist-arduboy"
+
+
+def _load() -> ctypes.CDLL | None:
+    """The compiled library (built on first use, keyed by the source's hash), or None without a compiler."""
+    code = SOURCE.read_bytes()
+    lib = _cache_dir() / f"exact-{hashlib.sha256(code).hexdigest()[:16]}.so"
+    if not lib.exists():
+        cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+        if cc is None:
+            return None
+        lib.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=lib.parent) as tmp:
+            out = Path(tmp) / lib.name
+            done = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", str(out), str(SOURCE)],
+                                  capture_output=True)
+            if done.returncode != 0:
+                return None
+            os.replace(out, lib)  # atomic: parallel workers never load half a file
+    dll = ctypes.CDLL(str(lib))
+    dll.exact_value.argtypes = [ctypes.POINTER(ctypes.c_uint16)] * 2 + [ctypes.c_int] * 4
+    dll.exact_value.restype = ctypes.c_int
+    return dll
+
+
+_DLL: ctypes.CDLL | None = None
+_TRIED = False
+
+
+def _dll() -> ctypes.CDLL | None:
+    global _DLL, _TRIED
+    if not _TRIED:
+        _TRIED = True
+        _DLL = _load()
+    return _DLL
+
+
+def exact_value(h: Hands, trump: int, leader: int, maxer: int, counted: int) -> int:
+    """Tricks ``counted`` takes from a trick boundary with ``leader`` to lead, ``maxer`` making it take the most."""
+    dll = _dll()
+    if dll is not None:
+        Row = ctypes.c_uint16 * 4
+        return dll.exact_value(Row(*h[0]), Row(*h[1]), trump, leader, maxer, counted)
+    return python_exact_value(h, trump, leader, maxer, counted)
+
+
+def python_exact_value(h: Hands, trump: int, leader: int, maxer: int, counted: int) -> int:
+    """The same value from the Python solver (the fallback, and the reference the tests compare with)."""
+    n = sum(x.bit_count() for x in h[leader])
+    search = Search([list(h[0]), list(h[1])], trump, maxer, counted, None, True)
+    v = 0
+    while v < n and search.ge(leader, v + 1):
+        v += 1
+    return v

@@ -1,0 +1,209 @@
+/* Exact stage-2 values for the PC-only players (generator/ai/native.py loads it).
+
+   The search of generator/ai/solver.py (yes/no questions, one card per run of
+   equivalent cards, quick tricks in high games, the same move order), compiled
+   and given a large table, so a PC player can value thousands of sampled
+   stage-2 positions a second. It only ever returns exact values, which are
+   unique: the Python solver gives the same numbers (tests/ai/test_expert.py). */
+#include <stdint.h>
+#include <string.h>
+
+#define TT_BITS 20
+#define TT_MIN_TRICKS 3
+
+typedef struct {
+  uint32_t key; /* live root cards and the leader; 0: empty */
+  uint32_t gen; /* the solve that wrote it */
+  uint8_t lo, hi;
+} Entry;
+
+static Entry tt[1u << TT_BITS];
+static uint32_t gen;
+static uint16_t H[2][4];
+static int trump, maxer, counted;
+static uint32_t live;  /* one bit per root card still in play */
+static uint8_t pos[64]; /* card code (suit << 4 | rank) -> its bit in `live` */
+
+static int popc(uint32_t m) { return __builtin_popcount(m); }
+static uint16_t high_bit(uint16_t m) { return m ? (uint16_t)(1u << (31 - __builtin_clz(m))) : 0; }
+
+/* The lowest card of each run of `mine` among the `live` cards (solver.run_lows). */
+static uint16_t run_lows(uint16_t mine, uint16_t lv) {
+  uint16_t g = mine, holes = (uint16_t)~lv;
+  g |= (uint16_t)(g << 1) & holes;
+  holes &= (uint16_t)(holes << 1);
+  g |= (uint16_t)(g << 2) & holes;
+  holes &= (uint16_t)(holes << 2);
+  g |= (uint16_t)(g << 4) & holes;
+  holes &= (uint16_t)(holes << 4);
+  g |= (uint16_t)(g << 8) & holes;
+  return mine & (uint16_t)~(g << 1);
+}
+
+static uint16_t above(uint16_t mine, uint16_t theirs) {
+  return theirs ? mine & (uint16_t)~((high_bit(theirs) << 1) - 1) : mine;
+}
+
+static int quick_tricks(const uint16_t *L, const uint16_t *O) {
+  int q = popc(above(L[trump], O[trump]));
+  int drawn = q >= popc(O[trump]);
+  for (int s = 0; s < 4; s++) {
+    if (s == trump) continue;
+    int k = popc(above(L[s], O[s])), o = popc(O[s]);
+    q += drawn || k < o ? k : o;
+  }
+  return q;
+}
+
+static int card_at(int s, uint16_t b) { return s << 4 | __builtin_ctz(b); }
+
+static int low_then_rest(uint16_t *lows, uint8_t *out, int n) {
+  for (int s = 0; s < 4; s++)
+    if (lows[s]) {
+      uint16_t b = lows[s] & (uint16_t)-lows[s];
+      lows[s] ^= b;
+      out[n++] = (uint8_t)card_at(s, b);
+    }
+  for (int s = 0; s < 4; s++)
+    for (; lows[s]; lows[s] &= lows[s] - 1) out[n++] = (uint8_t)card_at(s, lows[s] & (uint16_t)-lows[s]);
+  return n;
+}
+
+static int lead_moves(const uint16_t *mine, const uint16_t *opp, uint8_t *out) {
+  uint16_t lows[4];
+  int n = 0;
+  for (int s = 0; s < 4; s++) lows[s] = run_lows(mine[s], mine[s] | opp[s]);
+  for (int s = 0; s < 4; s++)
+    if ((mine[s] & high_bit(mine[s] | opp[s])) && (opp[s] || !opp[trump] || s == trump)) {
+      uint16_t b = high_bit(lows[s]);
+      lows[s] ^= b;
+      out[n++] = (uint8_t)card_at(s, b);
+    }
+  return low_then_rest(lows, out, n);
+}
+
+static int follow_moves(const uint16_t *mine, const uint16_t *opp, int lead, uint8_t *out) {
+  uint16_t lows[4] = {0, 0, 0, 0};
+  int n = 0, ls = lead >> 4;
+  uint16_t lbit = (uint16_t)(1u << (lead & 15));
+  if (mine[ls]) {
+    lows[ls] = run_lows(mine[ls], mine[ls] | opp[ls] | lbit);
+    uint16_t win = lows[ls] & (uint16_t)~(2 * lbit - 1);
+    if (win) {
+      uint16_t b = win & (uint16_t)-win;
+      lows[ls] ^= b;
+      out[n++] = (uint8_t)card_at(ls, b);
+    }
+    return low_then_rest(lows, out, n);
+  }
+  for (int s = 0; s < 4; s++) lows[s] = run_lows(mine[s], mine[s] | opp[s]);
+  if (lows[trump]) {
+    uint16_t b = lows[trump] & (uint16_t)-lows[trump];
+    lows[trump] ^= b;
+    out[n++] = (uint8_t)card_at(trump, b);
+  }
+  return low_then_rest(lows, out, n);
+}
+
+static int beats(int a, int b) { return (a >> 4) == (b >> 4) ? b > a : (b >> 4) == trump; }
+
+static void flip(int seat, int e) {
+  H[seat][e >> 4] ^= (uint16_t)(1u << (e & 15));
+  live ^= 1u << pos[e];
+}
+
+static Entry *slot(uint32_t key) { return &tt[(key * 0x9E3779B1u) >> (32 - TT_BITS)]; }
+
+static int ge(int leader, int need, int n);
+
+/* After `leader` led `a`: the answer over the follower's replies (solver.Search.replies). */
+static int replies(int leader, int a, int need, int n) {
+  uint8_t follows[13];
+  int follower = 1 - leader, picks = follower == maxer;
+  int f = follow_moves(H[follower], H[leader], a, follows);
+  for (int j = 0; j < f; j++) {
+    int b = follows[j];
+    flip(follower, b);
+    int w = beats(a, b) ? follower : leader;
+    int ok = ge(w, need - (w == counted), n - 1);
+    flip(follower, b);
+    if (ok == picks) return ok;
+  }
+  return !picks;
+}
+
+/* Can `maxer` make `counted` take `need` of the `n` tricks left, `leader` to lead? (solver.Search.ge) */
+static int ge(int leader, int need, int n) {
+  const uint16_t *mine = H[leader], *opp = H[1 - leader];
+  if (need <= 0) return 1;
+  if (need > n) return 0;
+  if (counted == maxer) {
+    int q = quick_tricks(mine, opp);
+    if (leader == counted) {
+      if (q >= need) return 1;
+    } else if (n - q < need) {
+      return 0;
+    }
+  }
+  Entry *e = 0;
+  uint32_t key = 0;
+  if (n >= TT_MIN_TRICKS) {
+    key = live << 1 | (uint32_t)leader | 0x80000000u;
+    e = slot(key);
+    if (e->gen == gen && e->key == key) {
+      if (e->lo >= need) return 1;
+      if (e->hi < need) return 0;
+    }
+  }
+  uint8_t leads[13];
+  int m = lead_moves(mine, opp, leads), picks = leader == maxer, result = !picks;
+  for (int i = 0; i < m; i++) {
+    int a = leads[i];
+    flip(leader, a);
+    int ok = replies(leader, a, need, n);
+    flip(leader, a);
+    if (ok == picks) {
+      result = ok;
+      break;
+    }
+  }
+  if (e) {
+    int lo = 0, hi = n;
+    if (e->gen == gen && e->key == key) lo = e->lo, hi = e->hi;
+    if (result && lo < need) lo = need;
+    if (!result && hi > need - 1) hi = need - 1;
+    e->key = key;
+    e->gen = gen;
+    e->lo = (uint8_t)lo;
+    e->hi = (uint8_t)hi;
+  }
+  return result;
+}
+
+static void setup(const uint16_t *h0, const uint16_t *h1, int trump_suit, int maxer_seat, int counted_seat) {
+  memcpy(H[0], h0, sizeof H[0]);
+  memcpy(H[1], h1, sizeof H[1]);
+  trump = trump_suit;
+  maxer = maxer_seat;
+  counted = counted_seat;
+  int bit = 0;
+  for (int s = 0; s < 4; s++)
+    for (int r = 0; r < 13; r++)
+      if ((H[0][s] | H[1][s]) >> r & 1) pos[s << 4 | r] = (uint8_t)bit++;
+  live = bit == 32 ? 0xFFFFFFFFu : (1u << bit) - 1;
+  if (++gen == 0) { /* wrapped: forget everything */
+    memset(tt, 0, sizeof tt);
+    gen = 1;
+  }
+}
+
+/* Tricks `counted` takes from a trick boundary, `leader` to lead, with `maxer`
+   making it take as many as it can and the other seat as few. */
+int exact_value(const uint16_t *h0, const uint16_t *h1, int trump_suit, int leader, int maxer_seat, int counted_seat) {
+  setup(h0, h1, trump_suit, maxer_seat, counted_seat);
+  int n = 0;
+  for (int s = 0; s < 4; s++) n += popc(h0[s]);
+  int v = 0;
+  while (v < n && ge(leader, v + 1, n)) v++;
+  return v;
+}
