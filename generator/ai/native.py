@@ -1,6 +1,6 @@
 """Exact stage-2 values at compiled speed, for the PC-only players.
 
-``native/exact.c`` is the solver's search in C with a large table; it is
+``exact.c`` (beside this file) is the solver's search in C with a large table; it is
 compiled once with the host's C compiler into the user's cache directory and
 loaded with ctypes. Without a compiler the Python solver answers instead:
 exact values are unique, so the players choose the same cards either way,
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .solver import Search
 
-SOURCE = Path(__file__).parent / "native" / "exact.c"
+SOURCE = Path(__file__).parent / "exact.c"
 Hands = list[list[int]]
 
 
