@@ -225,8 +225,9 @@ void pollSerial() {
     return;
   }
   if (!strcmp_P(line, PSTR("stack"))) {  // a test hook: the stack's high-water mark
+    char buf[11];
     Serial.print(F("# stack free="));
-    Serial.print(stack::untouched());
+    Serial.write(gfx::decimal(stack::untouched(), buf + sizeof buf));
     Serial.write('\n');
     return;
   }

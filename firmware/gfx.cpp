@@ -141,15 +141,18 @@ int16_t text(int16_t x, int16_t y, const char* s, Color c) { return textRun(x, y
 
 int16_t textP(int16_t x, int16_t y, PGM_P s, Color c) { return textRun(x, y, s, true, c); }
 
-int16_t number(int16_t x, int16_t y, uint16_t n, Color c) {
-  char buf[6];
-  char* p = buf + sizeof buf;
-  *--p = 0;
+char* decimal(uint32_t n, char* end) {
+  *--end = 0;
   do {
-    *--p = '0' + n % 10;
+    *--end = '0' + n % 10;
     n /= 10;
   } while (n);
-  return text(x, y, p, c);
+  return end;
+}
+
+int16_t number(int16_t x, int16_t y, uint32_t n, Color c) {
+  char buf[11];
+  return text(x, y, decimal(n, buf + sizeof buf), c);
 }
 
 uint8_t textWidth(const char* s) {
