@@ -137,7 +137,7 @@ BOOT_SKETCH = r"""
 void setup() { hw::begin(); Serial.begin(9600); }
 void loop() {
   if (!hw::nextFrame()) return;
-  gfx::bitmap(0, 0, sprites::title, sprites::TITLE_W, sprites::TITLE_H);
+  sprites::unpack(sprites::title, hw::frame, sprites::TITLE_BYTES);  // the packed title, decoded on the AVR
   if (buttons::justPressed(buttons::A)) Serial.println("A");
   hw::display(true);
 }
