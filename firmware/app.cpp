@@ -225,8 +225,9 @@ void pollSerial() {
     return;
   }
   if (!strcmp_P(line, PSTR("stack"))) {  // a test hook: the stack's high-water mark
+    char buf[11];
     Serial.print(F("# stack free="));
-    Serial.print(stack::untouched());
+    Serial.write(gfx::decimal(stack::untouched(), buf + sizeof buf));
     Serial.write('\n');
     return;
   }
@@ -237,7 +238,8 @@ void pollSerial() {
 }
 
 void stepTitle() {
-  gfx::bitmap(0, 0, sprites::title, sprites::TITLE_W, sprites::TITLE_H);
+  static_assert(sprites::TITLE_BYTES == sizeof hw::frame, "the title fills the screen");
+  sprites::unpack(sprites::title, hw::frame, sprites::TITLE_BYTES);
   if (buttons::state()) idle = 0;
   if (buttons::justPressed(0xFF)) {
     toMenu();

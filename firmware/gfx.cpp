@@ -9,6 +9,19 @@ namespace gfx {
 
 namespace {
 
+// How one byte of image bits (and mask bits) changes a screen byte, as three
+// masks picked once per call: d = (d & ~(clear bits)) | (set bits), then ^ (flip bits).
+// Colour c: WHITE sets the image bits, BLACK clears them, INVERT flips them;
+// a masked sprite clears its mask's bits and sets its image's.
+struct Op {
+  uint8_t set, clear, flip;
+  Op(Color c, bool masked)
+      : set(masked || c == WHITE ? 0xFF : 0), clear(masked || c == BLACK ? 0xFF : 0), flip(c == INVERT ? 0xFF : 0) {}
+  void apply(uint8_t& d, uint8_t img, uint8_t mask) const {
+    d = ((d & ~((mask | img) & clear)) | (img & set)) ^ (img & flip);
+  }
+};
+
 // Applies colour c to the pixels set in `bits` of screen byte (x, page).
 void plot8(int16_t x, int16_t page, uint8_t bits, Color c) {
   if (!bits || x < 0 || x >= hw::WIDTH || page < 0 || page >= hw::HEIGHT / 8) return;
@@ -22,20 +35,6 @@ void plot8(int16_t x, int16_t page, uint8_t bits, Color c) {
   }
 }
 
-// Combines one byte of image bits into a screen byte (the caller has shifted it).
-// With a mask (also shifted) the screen takes the image where the mask is set.
-__attribute__((always_inline)) inline void combine(uint8_t& d, uint8_t img, uint8_t mask, bool masked, Color c) {
-  if (masked) {
-    d = (d & ~mask) | img;
-  } else if (c == WHITE) {
-    d |= img;
-  } else if (c == BLACK) {
-    d &= ~img;
-  } else {
-    d ^= img;
-  }
-}
-
 // bitmap() and sprite(): columns are clipped once, then each source page
 // lands on up to two screen pages (two when y is not a multiple of 8). The
 // shift is a multiply by 1 << shift, one MUL on the AVR.
@@ -45,6 +44,7 @@ void blit(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t
   uint8_t last = x + w > hw::WIDTH ? hw::WIDTH - x : w;
   int8_t page = y >> 3;  // floor, also for negative y
   uint8_t mul = 1 << (y & 7);
+  const Op op(c, mask);
   for (uint8_t p = 0; p < (h + 7) / 8; p++, page++) {
     bool upper = page >= 0 && page < hw::HEIGHT / 8;
     bool lower = mul != 1 && page + 1 >= 0 && page + 1 < hw::HEIGHT / 8;
@@ -55,8 +55,8 @@ void blit(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t
     for (uint8_t i = first; i < last; i++) {
       uint16_t v = (uint8_t)(pgm_read_byte(bmp + offset + i) & keep) * mul;
       uint16_t m = mask ? (uint8_t)(pgm_read_byte(mask + offset + i) & keep) * mul : 0;
-      if (upper) combine(d[i], v, m, mask, c);
-      if (lower) combine(d[i + hw::WIDTH], v >> 8, m >> 8, mask, c);
+      if (upper) op.apply(d[i], v, m);
+      if (lower) op.apply(d[i + hw::WIDTH], v >> 8, m >> 8);
     }
   }
 }
@@ -71,6 +71,7 @@ int16_t textRun(int16_t x, int16_t y, const char* s, bool progmem, Color c) {
   bool upper = page >= 0 && page < hw::HEIGHT / 8;
   bool lower = mul != 1 && page >= -1 && page < hw::HEIGHT / 8 - 1;
   uint8_t* d = hw::frame + page * hw::WIDTH;
+  const Op op(c, false);
   for (char ch; (ch = progmem ? pgm_read_byte(s) : *s); s++, x += CHAR_W) {
     uint8_t i = (uint8_t)(ch - 32) > 95 ? '?' - 32 : ch - 32;
     const uint8_t* g = sprites::font + i * sprites::FONT_FRAME_BYTES;
@@ -78,8 +79,8 @@ int16_t textRun(int16_t x, int16_t y, const char* s, bool progmem, Color c) {
       int16_t cx = x + col;
       if (cx < 0 || cx >= hw::WIDTH) continue;
       uint16_t v = pgm_read_byte(g + col) * mul;
-      if (upper) combine(d[cx], v, 0, false, c);
-      if (lower) combine(d[cx + hw::WIDTH], v >> 8, 0, false, c);
+      if (upper) op.apply(d[cx], v, 0);
+      if (lower) op.apply(d[cx + hw::WIDTH], v >> 8, 0);
     }
   }
   return x;
@@ -141,15 +142,18 @@ int16_t text(int16_t x, int16_t y, const char* s, Color c) { return textRun(x, y
 
 int16_t textP(int16_t x, int16_t y, PGM_P s, Color c) { return textRun(x, y, s, true, c); }
 
-int16_t number(int16_t x, int16_t y, uint16_t n, Color c) {
-  char buf[6];
-  char* p = buf + sizeof buf;
-  *--p = 0;
+char* decimal(uint32_t n, char* end) {
+  *--end = 0;
   do {
-    *--p = '0' + n % 10;
+    *--end = '0' + n % 10;
     n /= 10;
   } while (n);
-  return text(x, y, p, c);
+  return end;
+}
+
+int16_t number(int16_t x, int16_t y, uint32_t n, Color c) {
+  char buf[11];
+  return text(x, y, decimal(n, buf + sizeof buf), c);
 }
 
 uint8_t textWidth(const char* s) {

@@ -32,7 +32,10 @@ void sprite(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8
 // Text; each returns the x just after the last character.
 int16_t text(int16_t x, int16_t y, const char* s, Color c = WHITE);
 int16_t textP(int16_t x, int16_t y, PGM_P s, Color c = WHITE);
-int16_t number(int16_t x, int16_t y, uint16_t n, Color c = WHITE);
+int16_t number(int16_t x, int16_t y, uint32_t n, Color c = WHITE);
+// Writes n in decimal so that it ends (NUL included) just before `end`;
+// returns its first digit. 11 bytes hold any uint32_t.
+char* decimal(uint32_t n, char* end);
 // Highlighted text: black on a white box one pixel larger on each side.
 int16_t textInverted(int16_t x, int16_t y, const char* s);
 // Width in pixels of s (without the trailing spacing column).

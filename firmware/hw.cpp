@@ -3,6 +3,7 @@
 #include <Arduino.h>
 #include <avr/eeprom.h>
 #include <avr/sleep.h>
+#include <util/delay.h>
 
 #include "buttons.h"
 #include "sound.h"
@@ -53,9 +54,9 @@ void bootOled() {
   SPCR = _BV(SPE) | _BV(MSTR);
   SPSR = _BV(SPI2X);
   PORTD &= ~_BV(7);
-  delay(5);
+  _delay_ms(5);
   PORTD |= _BV(7);
-  delay(5);
+  _delay_ms(5);
   PORTD &= ~_BV(4);  // DC low: commands
   for (uint8_t i = 0; i < sizeof OLED_BOOT; i++) spi(pgm_read_byte(&OLED_BOOT[i]));
   PORTD |= _BV(4);  // DC high from now on: every byte is screen data
@@ -81,7 +82,7 @@ void systemButtons(uint8_t held) {
   bool on = held & buttons::UP;
   sound::setEnabled(on);
   led(on ? LED_GREEN : LED_RED);
-  while (buttons::read()) delay(10);
+  while (buttons::read()) _delay_ms(10);
   led(0);
 }
 
@@ -92,7 +93,7 @@ void begin() {
   bootOled();
   display(true);
   sound::begin();
-  delay(2);  // pull-ups settle before the boot-time button check
+  _delay_ms(2);  // pull-ups settle before the boot-time button check
   uint8_t held = buttons::read();
   if (held & buttons::B) {
     if (held & (buttons::UP | buttons::DOWN)) systemButtons(held);

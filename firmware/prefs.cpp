@@ -28,7 +28,7 @@ uint8_t defaultTarget() {
 
 Settings settings;
 
-uint8_t choices(uint8_t item) {
+__attribute__((noinline)) uint8_t choices(uint8_t item) {  // smaller so (size report)
   switch (item) {
     case OPT_GAME: return NUM_DECKS;
     case OPT_SCORING: return NUM_SCORINGS;

@@ -6,6 +6,7 @@
 #include "gfx.h"
 #include "prefs.h"
 #include "sound.h"
+#include "text.h"
 #include "whist_core.h"
 
 namespace screens {
@@ -63,64 +64,43 @@ PGM_P nth(PGM_P list, uint8_t n) {
   return list;
 }
 
-const char RULES_TEXT[] PROGMEM =
-    "German Whist for two. After the\n"
-    "deal the next card turns up:\n"
-    "its suit is trumps. Follow suit\n"
-    "if you can, else play any card.\n"
-    "The highest card of the suit\n"
-    "led wins, or the highest trump.\n"
-    "Stage 1: the trick's winner\n"
-    "takes the face-up card, the\n"
-    "loser the hidden one below it.\n"
-    "Stage 2: with the stock gone,\n"
-    "the hands are played out.\n";
-const char CONTROLS_TEXT[] PROGMEM =
-    "\nLEFT/RIGHT: choose a card\n"
-    "A: play it (twice if single\n"
-    "click play is off)\n"
-    "B (hold): the last trick\n"
-    "UP: pause, deal number, quit";
-const char CREDITS_TEXT[] PROGMEM =
-    "Whist for Arduboy " WHIST_VERSION "\n"
-    "Rules, deals and players come\n"
-    "from a Python engine: replay a\n"
-    "deal with whist trace --seed N.\n"
-    "Thanks to the Arduboy community.";
-
-// Copies line n of the '\n'-separated PROGMEM texts into buf; false past the end.
-bool lineOf(PGM_P const* texts, uint8_t nTexts, uint8_t n, char* buf) {
-  for (uint8_t t = 0; t < nTexts; t++) {
-    PGM_P p = texts[t];
-    char c;
-    while (n) {
-      c = pgm_read_byte(p++);
-      if (!c) break;
-      if (c == '\n') n--;
-    }
-    if (n) {
-      n--;  // a text's end also ends a line
-      continue;
-    }
+// The lines of texts ids[0, n) (generated, packed: text.h), an empty line
+// between two texts; draws those from `first` on as the page's rows (none
+// when first is past the end) and returns how many lines there are.
+uint8_t lines(const uint8_t* ids, uint8_t n, uint8_t first) {
+  char buf[LINE_CHARS + 1];
+  uint8_t line = 0;
+  for (uint8_t t = 0; t < n; t++) {
+    if (t) line++;  // the empty line between two texts
+    text::Reader r;
+    text::open(r, ids[t]);
     uint8_t i = 0;
-    while ((c = pgm_read_byte(p++)) && c != '\n' && i < LINE_CHARS) buf[i++] = c;
-    buf[i] = 0;
-    return true;
+    for (;;) {
+      char c = text::next(r);
+      if (c && c != '\n') {
+        if (i < LINE_CHARS) buf[i++] = c;
+        continue;
+      }
+      buf[i] = 0;
+      i = 0;
+      uint8_t row = line - first;
+      if (line >= first && row < TEXT_ROWS) gfx::text(0, rowY(row), buf);
+      line++;
+      if (!c) break;
+    }
   }
-  return false;
+  return line;
 }
 
 // A scrolling page of text; UP/DOWN scroll, A or B leave.
-uint8_t page(PGM_P title, PGM_P const* texts, uint8_t nTexts) {
-  char buf[LINE_CHARS + 1];
-  uint8_t lines = 0;
-  while (lineOf(texts, nTexts, lines, buf)) lines++;
-  uint8_t maxScroll = lines > TEXT_ROWS ? lines - TEXT_ROWS : 0;
+uint8_t page(PGM_P title, const uint8_t* ids, uint8_t n) {
+  uint8_t count = lines(ids, n, 0xFF);
+  uint8_t maxScroll = count > TEXT_ROWS ? count - TEXT_ROWS : 0;
   int8_t d = vertical();
   if (d < 0 && scroll) scroll--;
   if (d > 0 && scroll < maxScroll) scroll++;
   header(title);
-  for (uint8_t i = 0; i < TEXT_ROWS && lineOf(texts, nTexts, scroll + i, buf); i++) gfx::text(0, rowY(i), buf);
+  lines(ids, n, scroll);
   if (scroll) gfx::textP(122, 1, PSTR("^"), gfx::BLACK);
   if (scroll < maxScroll) gfx::textP(122, 58, PSTR("v"));
   return buttons::justPressed(buttons::A | buttons::B) ? BACK : NONE;
@@ -224,14 +204,14 @@ uint8_t stats() {
 }
 
 uint8_t rules() {
-  PGM_P texts[] = {RULES_TEXT, scoringHelp(prefs::value(prefs::OPT_SCORING), prefs::value(prefs::OPT_GAME)),
-                   CONTROLS_TEXT};
-  return page(PSTR("HOW TO PLAY"), texts, 3);
+  const uint8_t ids[] = {text::RULES, text::help(prefs::value(prefs::OPT_SCORING), prefs::value(prefs::OPT_GAME)),
+                         text::CONTROLS};
+  return page(PSTR("HOW TO PLAY"), ids, 3);
 }
 
 uint8_t credits() {
-  PGM_P texts[] = {CREDITS_TEXT};
-  return page(PSTR("CREDITS"), texts, 1);
+  const uint8_t ids[] = {text::CREDITS};
+  return page(PSTR("CREDITS"), ids, 1);
 }
 
 void openDeal(uint32_t seed) {

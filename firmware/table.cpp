@@ -108,17 +108,6 @@ void drawCard(int16_t x, int16_t y, uint8_t card) {
   suitLarge(x + 7, y + 14, suit, gfx::BLACK);
 }
 
-int16_t drawSeed(int16_t x, int16_t y, uint32_t seed) {
-  char digits[11];
-  uint8_t i = sizeof digits - 1;
-  digits[i] = 0;
-  do {
-    digits[--i] = '0' + seed % 10;
-    seed /= 10;
-  } while (seed);
-  return gfx::text(x, y, digits + i);
-}
-
 void View::reset(uint8_t style) {
   selected = bouncing = pulse = 0;
   showLast = handOver = armed = review = false;
@@ -201,7 +190,7 @@ void drawHandEnd(const Game& g) {
   gfx::textP(0, 0, PSTR("Hand"));
   gfx::number(20, 0, g.handNo);
   gfx::textP(40, 0, PSTR("Deal"));
-  drawSeed(60, 0, g.seed);
+  gfx::number(60, 0, g.seed);
   gfx::hline(0, 7, 128);
   gfx::textP(56, 10, seatName(g, 0));
   gfx::textP(84, 10, seatName(g, 1));
@@ -239,7 +228,7 @@ void drawGameOver(const Game& g) {
     if (g.winner == seat) gfx::bitmap(x, 28, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
   }
   gfx::textP(0, 48, PSTR("Deal"));
-  drawSeed(20, 48, g.seed);
+  gfx::number(20, 48, g.seed);
   gfx::textP(0, 58, PSTR("A: menu"));
 }
 
@@ -247,7 +236,7 @@ void drawPause(const Game& g) {
   gfx::fillRect(8, 10, 112, 40, gfx::BLACK);
   gfx::rect(8, 10, 112, 40);
   gfx::textP(12, 13, PSTR("Deal"));
-  drawSeed(32, 13, g.seed);
+  gfx::number(32, 13, g.seed);
   gfx::textP(12, 20, PSTR("Hand"));
   gfx::number(32, 20, g.handNo);
   gfx::textP(48, 20, deckTitle(g.deck));

@@ -36,8 +36,6 @@ struct View {
 
 // A card face with its rank and suit, 16x24 at (x, y).
 void drawCard(int16_t x, int16_t y, uint8_t card);
-// The deal number (the game's seed) as text at (x, y); returns the x after it.
-int16_t drawSeed(int16_t x, int16_t y, uint32_t seed);
 void drawHandEnd(const whist::Game& g);
 void drawGameOver(const whist::Game& g);
 // Over the table: the deal, the variant, and how to resume or leave.

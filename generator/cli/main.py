@@ -205,10 +205,11 @@ def build(out: Path, dist: Path) -> None:
 @main.command()
 @click.argument("elf", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def size(elf: Path) -> None:
-    """Print flash and static RAM use of ELF; fail if it does not fit the Arduboy."""
-    from ..targets.package import BuildError, elf_size, size_report
+    """Print the largest items and the flash and static RAM use of ELF; fail above the limits."""
+    from ..targets.package import BuildError, elf_size, size_report, size_table
 
     try:
+        click.echo(size_table(elf))
         click.echo(size_report(*elf_size(elf)))
     except BuildError as e:
         fail(e)

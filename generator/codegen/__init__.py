@@ -1,6 +1,7 @@
 """Code generation: the C++ game core, the device players and the solver
 rendered from the engine and the AI (``core``, ``templates/``), the serial
-``protocol`` the firmware speaks, and the sprites made from assets/*.png.
+``protocol`` the firmware speaks, the sprites made from assets/*.png and the
+packed texts (``text``, ``pack``).
 
 It imports from ``generator.engine`` and ``generator.ai``, never from targets
 or the command line.
@@ -13,6 +14,6 @@ from pathlib import Path
 
 def generate_all(out_dir: Path, assets_dir: Path) -> list[Path]:
     """Write every generated source into ``out_dir`` (what ``whist generate`` writes); returns the files written."""
-    from . import core, sprites
+    from . import core, sprites, text
 
-    return core.generate_core(out_dir) + sprites.generate(assets_dir, out_dir)
+    return core.generate_core(out_dir) + sprites.generate(assets_dir, out_dir) + text.generate(assets_dir, out_dir)

@@ -44,13 +44,12 @@ def core_context() -> dict:
         [sum(s << (2 * i) for i, s in enumerate(display.suit_order(t, style))) for t in range(4)]
         for style in display.SUIT_ORDER_STYLES
     ]
-    # menus and the rules screen: titles, the win targets, how each variant scores
+    # menus: titles and the win targets (how each variant scores is in text.py's pack)
     menu = {
         "deck_titles": [display.DECK_TITLES[n] for n in sizes],
         "scoring_titles": [s.title for s in rules.SCORINGS.values()],
         "targets": list(rules.TARGETS),
         "suit_order_titles": [display.SUIT_ORDER_TITLES[st] for st in display.SUIT_ORDER_STYLES],
-        "help": [["\\n".join(display.scoring_help(s, d)) for d in decks] for s in rules.SCORINGS.values()],
     }
     return {
         "menu": menu,

@@ -5,6 +5,8 @@ file that does not match raises :class:`SpriteError` naming the file and the
 problem. White means a lit pixel (ink); an RGBA sprite's transparent pixels
 become its mask. Bitmaps use the SSD1306 layout the firmware draws with:
 bytes are 8-pixel vertical strips, LSB on top, row of pages after row of pages.
+A ``packed`` sprite (the full-screen title) is stored LZ-packed (:mod:`.pack`)
+and unpacked by the generated ``sprites::unpack``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from PIL import Image
+
+from .pack import lz_pack
 
 
 class SpriteError(ValueError):
@@ -28,10 +32,11 @@ class Spec:
     masked: bool = False  # RGBA black/white/transparent; a mask array is emitted too
     ink_w: int = 0  # font: columns kept per glyph; the others must stay blank (spacing)
     doc: str = ""
+    packed: bool = False  # stored LZ-packed, for sprites::unpack into a buffer (no mask, one frame)
 
 
 SPECS = (
-    Spec("title", (128, 64), (128, 64), doc="title screen, drawn full screen"),
+    Spec("title", (128, 64), (128, 64), packed=True, doc="title screen, unpacked into the whole screen"),
     Spec("font", (64, 36), (4, 6), ink_w=3,
          doc="ASCII 32..127 in 4x6 cells, 16 per row; 3 ink columns, row 5 for descenders"),
     Spec("ranks", (65, 7), (5, 7), doc="rank glyphs 2 3 4 5 6 7 8 10 J Q K A (engine rank order)"),
@@ -55,6 +60,11 @@ class Sprite:
     @property
     def frame_bytes(self) -> int:
         return self.width * ((self.height + 7) // 8)
+
+    @property
+    def stored(self) -> bytes:
+        """The bytes in flash: ``data``, LZ-packed for a packed sprite."""
+        return lz_pack(self.data) if self.spec.packed else self.data
 
 
 def vertical_bytes(bits: list[list[bool]]) -> bytes:

@@ -19,8 +19,11 @@ from typing import Callable
 from .. import __version__
 
 FLASH_MAX = 28_672  # 32 KiB minus the 4 KiB bootloader
+FLASH_SPARE = 1_024  # always kept free: the build fails above FLASH_LIMIT
+FLASH_LIMIT = FLASH_MAX - FLASH_SPARE
 RAM = 2_560
-STACK_MIN = 400  # RAM left after .data and .bss
+RAM_LIMIT = 1_900  # static RAM (.data and .bss); the rest is the stack's
+TOP_ITEMS = 20  # the size report's largest functions, tables and strings
 STACK_MARGIN = 64  # stack bytes that must stay untouched in the measured run
 # The deepest thing the game does: Hard against Hard on the table, the
 # solver's searches with the screen redrawn from inside them.
@@ -49,14 +52,40 @@ def elf_size(elf: Path) -> tuple[int, int]:
 
 
 def size_report(flash: int, ram: int) -> str:
-    """One line of figures; raises BuildError if the program does not fit."""
-    line = (f"flash {flash:,} / {FLASH_MAX:,} B ({FLASH_MAX - flash:,} free), "
-            f"static RAM {ram:,} / {RAM:,} B ({RAM - ram:,} left for the stack)")
-    if flash > FLASH_MAX:
+    """One line of figures; raises BuildError above FLASH_LIMIT or RAM_LIMIT."""
+    line = (f"flash {flash:,} / {FLASH_LIMIT:,} B ({FLASH_LIMIT - flash:,} left, "
+            f"and {FLASH_SPARE:,} more kept spare of {FLASH_MAX:,}), "
+            f"static RAM {ram:,} / {RAM_LIMIT:,} B ({RAM_LIMIT - ram:,} left; {RAM - ram:,} for the stack)")
+    if flash > FLASH_LIMIT:
         raise BuildError(f"program too big: {line}")
-    if RAM - ram < STACK_MIN:
-        raise BuildError(f"too little RAM left for the stack (need {STACK_MIN} B): {line}")
+    if ram > RAM_LIMIT:
+        raise BuildError(f"too much static RAM: {line}")
     return line
+
+
+def largest_items(elf: Path, n: int = TOP_ITEMS) -> list[tuple[int, str, str]]:
+    """The n largest symbols of an ELF (avr-nm --size-sort): (bytes, "flash" or "RAM", name)."""
+    import re
+
+    out = subprocess.run(["avr-nm", "--size-sort", "-r", "-S", str(elf)], capture_output=True, text=True)
+    if out.returncode:
+        raise BuildError(f"avr-nm {elf}: {out.stderr.strip()}")
+    rows = [line.split(" ", 3) for line in out.stdout.splitlines()]
+    rows = [r for r in rows if len(r) == 4 and r[2].lower() in "tbdrw"][:n]
+    # LTO's clones and private copies keep a suffix that hides the C++ name
+    mangled = [re.sub(r"(\.(lto_priv|constprop|part|isra)\.\d+)+$", "", r[3]) for r in rows]
+    names = subprocess.run(["avr-c++filt", "-p"], input="\n".join(mangled), capture_output=True,
+                           text=True).stdout.splitlines()
+    if len(names) != len(rows):
+        names = mangled
+    return [(int(r[1], 16), "RAM" if r[2].lower() in "bd" else "flash", name.replace("(anonymous namespace)::", ""))
+            for r, name in zip(rows, names)]
+
+
+def size_table(elf: Path, n: int = TOP_ITEMS) -> str:
+    """The largest items as lines for the build's output."""
+    rows = [f"  {size:6,} B {where:5}  {name}" for size, where, name in largest_items(elf, n)]
+    return "\n".join([f"largest {n} items (avr-nm --size-sort):", *rows])
 
 
 def stack_report(hex_path: Path, stack_space: int) -> str:
@@ -112,6 +141,7 @@ def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
     generate_all(gen, Path("assets"))
     compile_firmware(gen, avr)
     flash, ram = elf_size(avr / f"{NAME}.elf")
+    echo(size_table(avr / f"{NAME}.elf"))
     echo(size_report(flash, ram))
     echo(stack_report(avr / f"{NAME}.hex", RAM - ram))
     dist.mkdir(parents=True, exist_ok=True)
