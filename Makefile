@@ -11,6 +11,10 @@ NODE_STAMP := emulator/node_modules/.package-lock.json
 TOOLCHAIN := gcc-avr avr-libc binutils-avr arduino-core-avr
 SEEDS ?= 1000
 AI_SEEDS ?= 200
+# Which emulator runs the hex: avr8js (our harness, faster) or projectabe
+# (ProjectABE's own code, found via --projectabe, $WHIST_PROJECTABE,
+# ../shared/projectabe or `whist projectabe fetch`'s cache).
+EMULATOR ?= avr8js
 
 .PHONY: all hex test bench bench-ai venv clean toolchain crosstest crosstest-ai screenshots longtest
 
@@ -40,23 +44,24 @@ $(NODE_STAMP): emulator/package-lock.json
 	npm ci --prefix emulator --no-audit --no-fund
 
 test: $(STAMP) $(NODE_STAMP) toolchain
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -rs
 
-# Long cross-test: SEEDS games over every variant, engine vs emulated firmware.
+# Long cross-test: SEEDS games over every variant, engine vs emulated firmware
+# (`make crosstest EMULATOR=projectabe SEEDS=1000` in ProjectABE).
 crosstest: hex $(NODE_STAMP)
-	$(WHIST) crosstest --games $(SEEDS) --hex distributable/Whist.hex
+	$(WHIST) crosstest --games $(SEEDS) --hex distributable/Whist.hex --emulator $(EMULATOR)
 
 # Easy and Hard on both seats, single hands (their searches dominate: about 10 games a minute).
 crosstest-ai: hex $(NODE_STAMP)
-	$(WHIST) crosstest --games $(AI_SEEDS) --players easy,hard --single-hand --hex distributable/Whist.hex
+	$(WHIST) crosstest --games $(AI_SEEDS) --players easy,hard --single-hand --hex distributable/Whist.hex --emulator $(EMULATOR)
 
 # The README's pictures, taken from the real hex in the emulator (generator/targets/screenshots.py).
 screenshots: hex $(NODE_STAMP)
-	$(PY) -m generator.targets.screenshots distributable/Whist.hex docs/screenshots
+	$(PY) -m generator.targets.screenshots distributable/Whist.hex docs/screenshots --emulator $(EMULATOR)
 
 # The slow UI runs: a Classic game through the buttons, 100,000 frames of random buttons.
 longtest: $(STAMP) $(NODE_STAMP) toolchain
-	WHIST_LONGTEST=1 $(PY) -m pytest -q -s -m slow tests/test_ui.py
+	WHIST_LONGTEST=1 $(PY) -m pytest -q -s -m slow tests/targets/test_ui.py
 
 bench: hex $(NODE_STAMP)
 	$(WHIST) bench --hex distributable/Whist.hex

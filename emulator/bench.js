@@ -1,13 +1,14 @@
-// node emulator/bench.js HEX [SECONDS]: emulated cycles per wall-clock second.
+// node emulator/bench.js HEX [SECONDS] [--emulator avr8js|projectabe --projectabe DIR]:
+// emulated cycles per wall-clock second.
 import { readFileSync } from 'node:fs';
-import { Arduboy } from './src/arduboy.js';
+import { emulator, parseArgs } from './backends.js';
 
-const [hexPath, seconds = '2'] = process.argv.slice(2);
+const [options, [hexPath, seconds = '2']] = parseArgs(process.argv.slice(2));
 if (!hexPath) {
-  console.error('usage: node emulator/bench.js HEX [SECONDS]');
+  console.error('usage: node emulator/bench.js HEX [SECONDS] [--emulator avr8js|projectabe] [--projectabe DIR]');
   process.exit(2);
 }
-const board = new Arduboy(readFileSync(hexPath, 'latin1'));
+const board = emulator(options.emulator, options).open(readFileSync(hexPath, 'latin1'), {});
 const budget = Number(seconds) * 1000;
 const start = performance.now();
 let elapsed = 0;
@@ -15,6 +16,6 @@ while (elapsed < budget) {
   board.run(1_000_000);
   elapsed = performance.now() - start;
 }
-const rate = board.cpu.cycles / (elapsed / 1000);
-console.log(`${(rate / 1e6).toFixed(2)} M cycles/s (${(rate / 16e6).toFixed(2)}x real time), ` +
-  `${board.cpu.cycles} cycles in ${(elapsed / 1000).toFixed(2)} s, ${board.display.frames} display frames`);
+const rate = board.cycles / (elapsed / 1000);
+console.log(`${options.emulator}: ${(rate / 1e6).toFixed(2)} M cycles/s (${(rate / 16e6).toFixed(2)}x real time), ` +
+  `${board.cycles} cycles in ${(elapsed / 1000).toFixed(2)} s, ${board.frames} display frames`);

@@ -3,13 +3,31 @@
 // line: {"ok": true, ...} or {"ok": false, "error": "..."}. Byte strings
 // (serial data) travel as JSON strings with one character per byte (latin-1);
 // binary images (screen, EEPROM) as hex. Commands: docs/emulator.md.
+//
+//   node emulator/server.js [--emulator avr8js|projectabe] [--projectabe DIR] [--any-build]
+//
+// avr8js (the default) is our harness in src/; projectabe runs ProjectABE's
+// published app.js from DIR (projectabe/board.js). A build that cannot be
+// used fails every command with the reason.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Arduboy } from './src/arduboy.js';
+import { emulator, parseArgs } from './backends.js';
 
 const DEFAULT_MAX_CYCLES = 16_000_000 * 10;
+const [options] = parseArgs(process.argv.slice(2));
+let backend = null;
+let startError = null;
+try {
+  backend = emulator(options.emulator, options);
+} catch (e) {
+  startError = e;
+}
 let board = null;
 
+const ready = () => {
+  if (startError) throw startError;
+  return backend;
+};
 const need = () => {
   if (!board) throw new Error('no program loaded: send {"cmd": "load", "hex": PATH} first');
   return board;
@@ -22,43 +40,48 @@ const maxCycles = (req) => count(req.max_cycles ?? DEFAULT_MAX_CYCLES, 'max_cycl
 const escapeRegex = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const commands = {
+  info() {
+    return ready().info;
+  },
   load(req) {
+    const b = ready();
     const hex = readFileSync(req.hex, 'latin1');
-    board = new Arduboy(hex, { adcSeed: req.adc_seed ?? 1, usb: req.usb ?? 'minimal' });
-    if (req.eeprom) board.eeprom.load(Buffer.from(req.eeprom, 'hex'));
-    return { cycles: 0 };
+    board = null;
+    board = b.open(hex, { adcSeed: req.adc_seed ?? 1, usb: req.usb ?? 'minimal' });
+    if (req.eeprom) board.eepromLoad(Buffer.from(req.eeprom, 'hex'));
+    return { cycles: board.cycles };
   },
   run(req) {
     return { cycles: need().run(count(req.cycles, 'cycles')) };
   },
   run_frames(req) {
     const b = need();
-    return { frames: b.runFrames(count(req.frames, 'frames'), maxCycles(req)), cycles: b.cpu.cycles };
+    return { frames: b.runFrames(count(req.frames, 'frames'), maxCycles(req)), cycles: b.cycles };
   },
   run_until_serial(req) {
     const b = need();
     const regex = new RegExp(req.regex ? req.pattern : escapeRegex(req.pattern), 's');
-    return { matched: b.runUntilSerial(regex, maxCycles(req)), cycles: b.cpu.cycles };
+    return { matched: b.runUntilSerial(regex, maxCycles(req)), cycles: b.cycles };
   },
   run_until_marker(req) {
     const b = need();
     const value = req.value ?? null;
-    return { marker: b.runUntilMarker(value, maxCycles(req)), cycles: b.cpu.cycles };
+    return { marker: b.runUntilMarker(value, maxCycles(req)), cycles: b.cycles };
   },
   press(req) {
-    need().ports.setButton(req.button, true);
+    need().setButton(req.button, true);
     return {};
   },
   release(req) {
-    need().ports.setButton(req.button, false);
+    need().setButton(req.button, false);
     return {};
   },
   set_buttons(req) {
-    need().ports.setButtons(req.buttons);
+    need().setButtons(req.buttons);
     return {};
   },
   serial_write(req) {
-    need().usb.serialWrite(Buffer.from(req.data, 'latin1'));
+    need().serialWrite(Buffer.from(req.data, 'latin1'));
     return {};
   },
   serial_read() {
@@ -66,34 +89,30 @@ const commands = {
   },
   screen() {
     const b = need();
-    return { picture: Buffer.from(b.display.picture()).toString('hex'), frames: b.display.frames, on: b.display.on };
+    return { picture: Buffer.from(b.picture()).toString('hex'), frames: b.frames, on: b.displayOn };
   },
   eeprom_get() {
-    return { data: Buffer.from(need().eeprom.save()).toString('hex') };
+    return { data: Buffer.from(need().eepromSave()).toString('hex') };
   },
   eeprom_set(req) {
-    need().eeprom.load(Buffer.from(req.data, 'hex'));
+    need().eepromLoad(Buffer.from(req.data, 'hex'));
     return {};
   },
   markers() {
-    const b = need();
-    const markers = b.markers;
-    b.markers = [];
-    return { markers };
+    return { markers: need().takeMarkers() };
   },
   adc_set(req) {
-    const b = need();
-    if (req.volts === null || req.volts === undefined) b.adc.volts.delete(req.channel);
-    else b.adc.volts.set(req.channel, req.volts);
+    need().setAdc(req.channel, req.volts);
     return {};
   },
   status() {
     const b = need();
     return {
-      cycles: b.cpu.cycles,
-      frames: b.display.frames,
-      pressed: [...b.ports.pressed],
-      usb: b.usb.status(),
+      emulator: backend.name,
+      cycles: b.cycles,
+      frames: b.frames,
+      pressed: [...b.pressed],
+      usb: b.usbStatus(),
     };
   },
   quit() {

@@ -286,6 +286,21 @@ void endHand() {
   }
 }
 
+// A trace comment once the host has opened the port (before that, Serial
+// drops what is written): the harnesses wait for it before sending. Not
+// printed from setup(), which ProjectABE's fast-running millis() can end
+// before its host opens the port (docs/emulator.md). One write, so the line
+// goes out whole (byte-by-byte writes can be split by the 1 ms USB frame).
+bool announced;
+void announce() {
+  if (announced || !(Serial.dtr() || Serial.rts())) return;
+  announced = true;
+  static const char READY[] PROGMEM = "# whist " WHIST_VERSION " ready\n";
+  char line[sizeof READY];
+  strcpy_P(line, READY);
+  Serial.write(line, sizeof READY - 1);
+}
+
 }  // namespace
 
 void setup() {
@@ -294,13 +309,11 @@ void setup() {
   Serial.begin(9600);
   setSink(serialSink);
   setScreen(TITLE);
-  // A trace comment: heard by emulators, which open the port within ~7 ms;
-  // a PC usually opens it later and misses it, which is harmless.
-  printComment(PSTR("whist " WHIST_VERSION " ready"));
 }
 
 void loop() {
   if (!hw::nextFrame()) return;
+  announce();
   pollSerial();
   uint8_t r;
   switch (screen) {

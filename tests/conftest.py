@@ -56,3 +56,14 @@ def firmware_dist(tmp_path_factory) -> Path:
 def firmware_hex(firmware_dist) -> Path:
     """Whist.hex built from this tree, once per session."""
     return firmware_dist / "Whist.hex"
+
+
+@pytest.fixture(scope="session")
+def projectabe():
+    """The ProjectABE back-end (generator/targets/projectabe.py finds its build); skipped, with why, without one."""
+    from generator.targets.emulator import EmulatorError, backend
+
+    try:
+        return backend("projectabe")
+    except EmulatorError as e:
+        pytest.skip(f"ProjectABE tests skipped: {e}")

@@ -28,6 +28,27 @@ def variant_options(f):
     return f
 
 
+def emulator_options(f):
+    """--emulator, --projectabe DIR, --any-build: which emulator runs the hex (docs/emulator.md)."""
+    f = click.option("--any-build", is_flag=True,
+                     help="Accept a ProjectABE build whose sha256 differs from the pinned one.")(f)
+    f = click.option("--projectabe", "projectabe_dir", metavar="DIR", default=None,
+                     help="ProjectABE folder (app.js, layouts/Sim.html); default: $WHIST_PROJECTABE, "
+                          "../shared/projectabe, then the cache of 'whist projectabe fetch'.")(f)
+    f = click.option("--emulator", type=click.Choice(["avr8js", "projectabe"]), default="avr8js", show_default=True,
+                     help="avr8js: our cycle-counted harness; projectabe: ProjectABE's own code, as players run it.")(f)
+    return f
+
+
+def chosen_backend(emulator: str, projectabe_dir: str | None, any_build: bool):
+    from ..targets.emulator import EmulatorError, backend
+
+    try:
+        return backend(emulator, projectabe_dir, any_build)
+    except EmulatorError as e:
+        fail(e)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="whist")
 def main() -> None:
@@ -109,9 +130,9 @@ def play(seed: int | None, deck: str, scoring: str, target: int, p0: str, p1: st
 @main.command()
 @click.option("--seconds", type=click.FloatRange(0.1, 600), default=2.0, show_default=True, help="Time per figure.")
 @click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Also measure this firmware in the emulator (cycles/s, cross-test games per minute).")
+              help="Also measure this firmware in both emulators (cycles/s, cross-test games per minute).")
 def bench(seconds: float, hex_path: str | None) -> None:
-    """Print benchmark figures: engine hands/s, and with --hex the emulator's speed."""
+    """Print benchmark figures: engine hands/s, and with --hex both emulators side by side and the thinking time."""
     from ..targets.bench import run_bench
 
     run_bench(seconds, click.echo, hex_path)
@@ -125,9 +146,12 @@ def bench(seconds: float, hex_path: str | None) -> None:
 @click.option("--first-seed", type=click.IntRange(0), default=1, show_default=True, help="Index of the first game.")
 @click.option("--players", default=None, help="Comma-separated device players to seat (default: all of them).")
 @click.option("--single-hand", is_flag=True, help="Play single hands (target 0) instead of cycling the targets.")
-def crosstest(games: int, hex_path: str, first_seed: int, players: str | None, single_hand: bool) -> None:
+@emulator_options
+def crosstest(games: int, hex_path: str, first_seed: int, players: str | None, single_hand: bool,
+              emulator: str, projectabe_dir: str | None, any_build: bool) -> None:
     """Play the same seeds in the engine and in the emulated firmware and diff the traces."""
-    from ..targets import crosstest
+    from ..targets import crosstest as ct
+    from ..targets.emulator import EmulatorError
     from ..ai.players import DEVICE_PLAYERS
 
     seats = tuple(players.split(",")) if players else DEVICE_PLAYERS
@@ -136,9 +160,13 @@ def crosstest(games: int, hex_path: str, first_seed: int, players: str | None, s
         raise click.BadParameter(f"{', '.join(unknown)}: not a device player ({', '.join(DEVICE_PLAYERS)})",
                                  param_hint="--players")
     cases = list(ct.cases(games, players=seats, first_seed=first_seed, targets=(0,) if single_hand else ct.TARGETS))
-    with click.progressbar(length=len(cases), label="cross-test", file=sys.stderr) as bar:
-        report = ct.run(Path(hex_path), cases, lambda case, diff: bar.update(1))
-    click.echo(f"{report.games} games, {report.differing} differing, "
+    chosen = chosen_backend(emulator, projectabe_dir, any_build)
+    try:
+        with click.progressbar(length=len(cases), label=f"cross-test ({emulator})", file=sys.stderr) as bar:
+            report = ct.run(Path(hex_path), cases, lambda case, diff: bar.update(1), backend=chosen)
+    except EmulatorError as e:
+        fail(e)
+    click.echo(f"{emulator}: {report.games} games, {report.differing} differing in {report.seconds:,.0f} s, "
                f"{report.games / report.seconds:.1f} games/s ({60 * report.games / report.seconds:,.0f} per minute)")
     if report.differing:
         click.echo(report.first_failure, err=True)
@@ -294,16 +322,50 @@ def fail(error: Exception) -> None:
 @click.option("--eeprom-in", type=click.File("rb"), help="Start from this 1024-byte EEPROM image.")
 @click.option("--eeprom-out", type=click.Path(dir_okay=False), help="Save the EEPROM image at the end.")
 @click.option("--usb", type=click.Choice(["minimal", "full", "none"]), default="minimal", show_default=True,
-              help="Host enumeration: minimal opens Serial; full is Linux-like; none never attaches.")
+              help="Host enumeration: minimal opens Serial; full is Linux-like; none never attaches (avr8js only).")
+@emulator_options
 def emulate(hex_file: str, frames: int, ms: float, press: str, serial_in: str | None, screenshot: str | None,
-            gif: str | None, scale: int, eeprom_in, eeprom_out: str | None, usb: str) -> None:
+            gif: str | None, scale: int, eeprom_in, eeprom_out: str | None, usb: str,
+            emulator: str, projectabe_dir: str | None, any_build: bool) -> None:
     """Run HEX in the Arduboy emulator: serial output to stdout, summary and markers to stderr (docs/emulator.md)."""
     from ..targets.emulator import EmulatorError, run_emulate
 
+    chosen = chosen_backend(emulator, projectabe_dir, any_build)
     try:
         run_emulate(hex_file, frames=frames, ms=ms, press=press, serial_in=serial_in, screenshot=screenshot,
                     gif=gif, scale=scale, eeprom_in=eeprom_in.read() if eeprom_in else None,
-                    eeprom_out=eeprom_out, usb=usb, echo=lambda line: click.echo(line, err=True))
+                    eeprom_out=eeprom_out, usb=usb, echo=lambda line: click.echo(line, err=True), backend=chosen)
     except (EmulatorError, ValueError) as e:
         fail(e)
 
+
+
+@main.group()
+def projectabe() -> None:
+    """ProjectABE, the web emulator players use: where its build comes from (docs/emulator.md)."""
+
+
+@projectabe.command("fetch")
+@click.option("--dest", type=click.Path(file_okay=False), default=None,
+              help="Folder to write to (default: the user's cache, where the tools look).")
+def projectabe_fetch(dest: str | None) -> None:
+    """Download the pinned ProjectABE build (app.js, layouts/Sim.html, LICENSE), sha256 checked."""
+    from ..targets import projectabe as pabe
+
+    try:
+        folder = pabe.fetch(Path(dest) if dest else None, echo=click.echo)
+    except pabe.NotFound as e:
+        fail(e)
+    click.echo(f"ProjectABE {pabe.PINNED['commit'][:7]} in {folder}")
+
+
+@projectabe.command("where")
+@click.option("--projectabe", "projectabe_dir", metavar="DIR", default=None, help="As for crosstest.")
+def projectabe_where(projectabe_dir: str | None) -> None:
+    """Print the ProjectABE folder the tools would use, or why there is none."""
+    from ..targets import projectabe as pabe
+
+    try:
+        click.echo(pabe.find(projectabe_dir))
+    except pabe.NotFound as e:
+        fail(e)

@@ -35,18 +35,35 @@ def hands_per_second(variant: Variant, seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
+def emulators(seconds: float, echo: Callable[[str], None], hex_path: str) -> None:
+    """Both emulators side by side on the same hex and the same games: speed and cross-test games per minute."""
+    from . import crosstest
+    from .emulator import EmulatorError, backend, measure_speed
+
+    quick = list(crosstest.cases(40, players=("random", "greedy")))
+    mixed = crosstest.spread(25)  # every seating of every device player, Easy and Hard on both seats
+    echo("emulators, same hex and games (16 M cycles/s = real time; games per minute of the cross-test):")
+    echo(f"  {'back-end':<11} {'M cycles/s':>10} {'random/greedy (40)':>19} {'every seating (25)':>19}")
+    for name in ("avr8js", "projectabe"):
+        try:
+            chosen = backend(name)
+        except EmulatorError as e:
+            echo(f"  {name:<11} skipped: {e}")
+            continue
+        speed = measure_speed(hex_path, seconds, chosen) / 1e6
+        figures = []
+        for games in (quick, mixed):
+            report = crosstest.run(Path(hex_path), games, backend=chosen)
+            figures.append(f"{60 * report.games / report.seconds:,.0f}" + (f" ({report.differing} DIFFER)" if report.differing else ""))
+        echo(f"  {name:<11} {speed:>10.1f} {figures[0]:>19} {figures[1]:>19}")
+
+
 def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None = None) -> None:
     for deck in (52, 28):
         v = Variant.make(deck, "last13", 10)
         echo(f"engine: random play, {deck}-card deck: {hands_per_second(v, seconds):,.0f} hands/s (one core, trace lines formatted)")
     if hex_path:
-        from . import crosstest
-        from .emulator import measure_speed
-
-        echo(f"emulator: {measure_speed(hex_path, seconds) / 1e6:.1f} M cycles/s running the game (16 M = real time)")
-        report = crosstest.run(Path(hex_path), list(crosstest.cases(40, players=("random", "greedy"))))
-        echo(f"cross-test (random/greedy players): {60 * report.games / report.seconds:,.0f} games per minute "
-             f"({report.games} games, {report.differing} differing)")
+        emulators(seconds, echo, hex_path)
         from . import thinktime
 
         for player in ("hard", "easy"):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..engine.cards import DECKS
-from .emulator import Emulator
+from .emulator import Backend, Emulator
 from ..engine.game import play_game
 from ..ai.players import DEVICE_PLAYERS, seats
 from ..codegen.protocol import play_command
@@ -50,6 +50,18 @@ def cases(count: int, players: tuple[str, ...] = DEVICE_PLAYERS, first_seed: int
         yield Case(seed, Variant.make(deck, scoring, targets[i % len(targets)]), p0, p1)
 
 
+def spread(count: int, players: tuple[str, ...] = DEVICE_PLAYERS, first_seed: int = 1) -> list[Case]:
+    """``count`` cases taken from :func:`cases` so that short runs cover everything.
+
+    Case k is game 8k + k % 8 of cases(): any 8 consecutive cases cover every
+    deck x scoring, any 4 every target, and any len(players)**2 every seating
+    (with five players, 25 cases seat Easy and Hard on both sides).
+    """
+    combos = len(DECKS) * len(SCORINGS)
+    pool = list(cases(combos * count, players, first_seed))
+    return [pool[combos * k + k % combos] for k in range(count)]
+
+
 def device_trace(emu: Emulator, case: Case) -> list[str]:
     """Play one case on the emulated device and return its trace lines."""
     emu.serial_read()
@@ -67,11 +79,15 @@ class Report:
     first_failure: str = ""
 
 
-def run(hex_path: Path, games: list[Case], progress: Callable[[Case, str | None], None] | None = None) -> Report:
-    """Diff the device and the engine for every case; stops at nothing, counts every difference."""
+def run(hex_path: Path, games: list[Case], progress: Callable[[Case, str | None], None] | None = None,
+        backend: Backend | None = None) -> Report:
+    """Diff the device and the engine for every case; stops at nothing, counts every difference.
+
+    ``backend`` picks the emulator (default avr8js; emulator.backend("projectabe") for ProjectABE).
+    """
     report = Report()
     start = time.perf_counter()
-    with Emulator(hex_path) as emu:
+    with Emulator(hex_path, backend=backend) as emu:
         emu.run_until_serial("# whist ")
         for case in games:
             want = play_game(case.seed, case.variant, seats(case.seed, (case.p0, case.p1))).lines

@@ -1,9 +1,14 @@
-"""Drive the Arduboy emulator (emulator/, avr8js on Node) from Python.
+"""Drive the Arduboy emulator (emulator/ on Node) from Python.
 
 The emulator runs as a `node emulator/server.js` subprocess speaking one JSON
 object per line on stdin/stdout, so tests and the CLI share one harness and
 Node starts once per session rather than once per step. docs/emulator.md
 describes the protocol, the models and the GPIOR0 marker convention.
+
+Two back-ends serve the same protocol: ``avr8js`` (our cycle-counted
+harness, the default) and ``projectabe`` (ProjectABE's own published code,
+the emulator players use, loaded from a folder: projectabe.py). Pick one
+with :func:`backend` and pass it to :class:`Emulator`.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from typing import Any
 
 from PIL import Image
 
+from . import projectabe
+
 ROOT = Path(__file__).resolve().parents[2]
 EMULATOR_DIR = ROOT / "emulator"
 SERVER = EMULATOR_DIR / "server.js"
@@ -31,6 +38,7 @@ WIDTH, HEIGHT = 128, 64
 EEPROM_BYTES = 1024
 BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
 DEFAULT_MAX_CYCLES = 10 * CLOCK_HZ
+EMULATORS = ("avr8js", "projectabe")
 
 
 class EmulatorError(RuntimeError):
@@ -48,6 +56,42 @@ def ensure_node_deps() -> None:
                             capture_output=True, text=True)
     if result.returncode != 0:
         raise EmulatorError(f"npm ci failed in {EMULATOR_DIR} ({result.stderr.strip()[-300:]}); {hint}")
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Which emulator serves the protocol: avr8js, or ProjectABE from the folder ``projectabe``."""
+
+    name: str = "avr8js"
+    projectabe: Path | None = None
+    any_build: bool = False
+
+    def server_args(self) -> list[str]:
+        if self.name == "avr8js":
+            return []
+        return ["--emulator", self.name, "--projectabe", str(self.projectabe)] + (["--any-build"] if self.any_build else [])
+
+
+AVR8JS = Backend()
+
+
+def backend(name: str | None = None, projectabe_dir: str | Path | None = None, any_build: bool = False) -> Backend:
+    """The back-end called ``name`` (default avr8js); for ProjectABE, its folder is found by projectabe.find().
+
+    Raises EmulatorError with a one-line message for an unknown name or when
+    no ProjectABE build is found. The build's sha256 is checked by the
+    emulator when it loads (any_build accepts another build).
+    """
+    name = name or "avr8js"
+    if name not in EMULATORS:
+        raise EmulatorError(f"unknown emulator {name!r}; expected one of {', '.join(EMULATORS)}")
+    if name == "avr8js":
+        return AVR8JS
+    try:
+        folder = projectabe.find(projectabe_dir)
+    except projectabe.NotFound as e:
+        raise EmulatorError(str(e)) from None
+    return Backend(name, folder, any_build)
 
 
 @dataclass(frozen=True)
@@ -110,11 +154,13 @@ class Emulator:
     """
 
     def __init__(self, hex_path: str | Path, *, eeprom: bytes | None = None, adc_seed: int = 1,
-                 usb: str = "minimal", node: str = "node") -> None:
+                 usb: str = "minimal", node: str = "node", backend: Backend | None = None) -> None:
         ensure_node_deps()
+        self.backend = backend or AVR8JS
         self._stderr = tempfile.TemporaryFile()
         try:
-            self._proc = subprocess.Popen([node, str(SERVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            self._proc = subprocess.Popen([node, str(SERVER), *self.backend.server_args()],
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           stderr=self._stderr, text=True, encoding="utf-8", bufsize=1)
         except OSError as e:
             raise EmulatorError(f"cannot start {node}: {e}") from e
@@ -278,9 +324,9 @@ def _eeprom_hex(data: bytes) -> str:
     return bytes(data).hex()
 
 
-def measure_speed(hex_path: str | Path, seconds: float = 2.0) -> float:
+def measure_speed(hex_path: str | Path, seconds: float = 2.0, backend: Backend | None = None) -> float:
     """Emulated cycles per wall-clock second for a firmware (for `make bench`)."""
-    with Emulator(hex_path) as emu:
+    with Emulator(hex_path, backend=backend) as emu:
         emu.run(CLOCK_HZ // 10)  # warm up the JIT
         start_cycles, start = emu.cycles, time.perf_counter()
         cycles = start_cycles
@@ -291,14 +337,15 @@ def measure_speed(hex_path: str | Path, seconds: float = 2.0) -> float:
 
 def run_emulate(hex_path: str | Path, *, frames: int, ms: float, press: str, serial_in: str | None,
                 screenshot: str | None, gif: str | None, scale: int, eeprom_in: bytes | None,
-                eeprom_out: str | None, usb: str, echo: Callable[[str], None]) -> None:
+                eeprom_out: str | None, usb: str, echo: Callable[[str], None],
+                backend: Backend | None = None) -> None:
     """The `whist emulate` command: run, then write what was asked for; messages go to `echo`.
 
     Serial output is written raw to stdout so it can be piped; everything else
     (summary, markers) goes through `echo`, meant for stderr.
     """
     presses = parse_schedule(press)
-    with Emulator(hex_path, eeprom=eeprom_in, usb=usb) as emu:
+    with Emulator(hex_path, eeprom=eeprom_in, usb=usb, backend=backend) as emu:
         started = time.perf_counter()
         if serial_in:
             emu.serial_write(serial_in.encode().decode("unicode_escape").encode("latin-1"))
@@ -313,7 +360,7 @@ def run_emulate(hex_path: str | Path, *, frames: int, ms: float, press: str, ser
         status = emu.status()
         wall = time.perf_counter() - started
         cycles = status["cycles"]
-        echo(f"{status['frames']} frames, {cycles} cycles ({cycles / CYCLES_PER_MS:.1f} ms emulated) "
+        echo(f"{status.get('emulator', 'avr8js')}: {status['frames']} frames, {cycles} cycles ({cycles / CYCLES_PER_MS:.1f} ms emulated) "
              f"in {wall:.2f} s, {cycles / wall / 1e6:.1f} M cycles/s; serial port "
              + (f"open at {status['usb']['openedAt'] / CYCLES_PER_MS:.2f} ms" if status["usb"]["openedAt"]
                 else "not open"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..engine.cards import SUITS, parse_card, suit_of
 from ..engine.display import suit_order
-from .emulator import Emulator, save_gif
+from .emulator import Backend, Emulator, EmulatorError, backend, save_gif
 from ..engine.game import play_game
 from ..ai.basic import GreedyPlayer
 from ..ai.players import HUMAN, seats
@@ -183,8 +183,11 @@ class ButtonGame:
         return [line for line in self.dev.log.splitlines() if line and not line.startswith("#")]
 
 
-def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2) -> list[Path]:
-    """Save the screens of a short game and the menus as PNGs, and a few tricks as a GIF."""
+def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
+    """Save the screens of a short game and the menus as PNGs, and a few tricks as a GIF.
+
+    ``emulator`` picks the back-end (default avr8js; ProjectABE's pictures are its canvas).
+    """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     saved = []
@@ -194,7 +197,7 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2) -> list[Path
         dev.emu.screenshot(path, scale)
         saved.append(path)
 
-    with Emulator(hex_path, adc_seed=5) as emu:
+    with Emulator(hex_path, adc_seed=5, backend=emulator) as emu:
         dev = Device(emu)
         dev.boot()
         shot(dev, "title")
@@ -241,10 +244,19 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2) -> list[Path
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 2:
-        print("usage: python -m generator.screenshots HEX OUT_DIR", file=sys.stderr)
+    name = None
+    if len(args) == 4 and args[2] == "--emulator":
+        name = args[3]
+    elif len(args) != 2:
+        print("usage: python -m generator.targets.screenshots HEX OUT_DIR [--emulator avr8js|projectabe]",
+              file=sys.stderr)
         return 2
-    for path in take(args[0], args[1]):
+    try:
+        chosen = backend(name)
+    except EmulatorError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    for path in take(args[0], args[1], emulator=chosen):
         print(f"wrote {path}")
     return 0
 

@@ -34,3 +34,171 @@ def test_no_instruction_that_projectabe_drops(firmware_dist):
 def test_hex_digits_are_uppercase(firmware_dist):
     text = (firmware_dist / "Whist.hex").read_text()
     assert re.fullmatch(r"(:[0-9A-F]+\r?\n)+", text)
+
+
+# --- The cross-tests in ProjectABE's own code (generator/targets/projectabe.py, emulator/projectabe/) ---
+
+import shutil  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from click.testing import CliRunner  # noqa: E402
+
+from generator.ai.players import DEVICE_PLAYERS  # noqa: E402
+from generator.cli.main import main as cli  # noqa: E402
+from generator.engine.cards import DECKS  # noqa: E402
+from generator.engine.rules import SCORINGS  # noqa: E402
+from generator.targets import crosstest, projectabe as pabe  # noqa: E402
+from generator.targets.emulator import Backend, Emulator, EmulatorError, backend  # noqa: E402
+from test_emulator import build  # noqa: E402,F401 (the fixture sketches' builder)
+from test_ui import SYSTEM, device, fuzz  # noqa: E402
+
+CI_GAMES = 40  # every deck, scoring, target and seating; `make crosstest EMULATOR=projectabe` runs 1,000
+
+
+def test_ci_subset_matches_the_engine_in_projectabe(firmware_hex, projectabe):
+    games = crosstest.spread(CI_GAMES)
+    assert {(c.variant.deck.size, c.variant.scoring.name) for c in games} == {(d, s) for d in DECKS for s in SCORINGS}
+    assert {c.variant.target for c in games} == set(crosstest.TARGETS)
+    assert {(c.p0, c.p1) for c in games} == {(a, b) for a in DEVICE_PLAYERS for b in DEVICE_PLAYERS}
+    report = crosstest.run(firmware_hex, games, backend=projectabe)
+    assert report.games == CI_GAMES
+    assert report.differing == 0, report.first_failure
+
+
+def test_fuzz_in_projectabe_leaves_an_eeprom_image_both_emulators_read_alike(firmware_hex, projectabe):
+    blank = SYSTEM + b"\xff" * 1008
+    with device(firmware_hex, blank, backend=projectabe) as dev:  # a saved setting to start from
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        dev.change_settings({"game": 1, "speed": 1})
+        start = dev.emu.eeprom
+    assert start[:16] == SYSTEM and start != blank
+    images: list[bytes] = []
+    free = fuzz(firmware_hex, 2_000, seed=3, backend=projectabe, images=images, start=start)
+    assert free > 64
+    image = images[0]
+    assert image[:16] == SYSTEM and image != blank
+    screens = []
+    for chosen in (projectabe, None):  # the image is kept and shown alike by both emulators
+        with device(firmware_hex, image, backend=chosen) as dev:
+            dev.menu("settings")
+            dev.wait_screen("settings")
+            assert dev.emu.eeprom == image
+            screens.append(dev.emu.screen())
+    assert screens[0] == screens[1]
+
+
+def run_probe(hex_path: Path, chosen: Backend | None) -> tuple[dict[str, int], dict[int, int], str]:
+    """tests/targets/fixtures/probe.cpp: its name=value lines, its markers (value -> cycle), and the pending write's output."""
+    with Emulator(hex_path, backend=chosen) as emu:
+        assert emu.run_until_serial("done\r\n")
+        values = dict(line.split("=") for line in emu.serial_read().decode().split("\r\n") if "=" in line)
+        emu.serial_write("x" * 70)  # 64 of them wait unread in the firmware's endpoint
+        assert emu.run_until_marker(0x58, max_cycles=80_000_000)
+        emu.run_ms(20)
+        pending = emu.serial_read().decode()
+        markers = dict(emu.markers())
+    return {k: int(v) for k, v in values.items()}, markers, pending
+
+
+def test_the_documented_emulator_differences(build, projectabe):
+    """Every row of docs/emulator.md's table "Where the two emulators differ", measured in both."""
+    hex_path = build("probe")
+    avr, avr_m, avr_pending = run_probe(hex_path, None)
+    pabe_, pabe_m, pabe_pending = run_probe(hex_path, projectabe)
+    per_ms = lambda m: (m[0x52] - m[0x51]) / 100  # noqa: E731
+    # Timer0: stopped without a clock source; the boot's overflows; its rate; overflows caught up after cli.
+    assert avr["timer0_stopped_counts"] == 0 and pabe_["timer0_stopped_counts"] > 50
+    assert 320_000 < avr_m[0x50] < 340_000 and pabe_m[0x50] < 200_000
+    assert 15_900 < per_ms(avr_m) < 16_100 and 11_500 < per_ms(pabe_m) < 13_000
+    assert avr["millis_after_5ms_cli"] == 1 and pabe_["millis_after_5ms_cli"] >= 3
+    # Instruction timing: the lds/sts/sbiw/breq/rjmp loop is 9,003 cycles on the chip.
+    assert avr_m[0x56] - avr_m[0x55] == 9003 and pabe_m[0x56] - pabe_m[0x55] < 6000
+    # SPI, EEPROM, ADC, pins.
+    assert (avr["spif_just_after_spdr_write"], pabe_["spif_just_after_spdr_write"]) == (0, 1)
+    assert (avr["spif_after_spdr_read"], pabe_["spif_after_spdr_read"]) == (1, 1)  # the chip: 0
+    assert (avr["eepe_after_write"], pabe_["eepe_after_write"]) == (1, 0)
+    assert avr["eeprom_readback"] == pabe_["eeprom_readback"] == 0x5A
+    assert (avr["adsc_after_start"], pabe_["adsc_after_start"]) == (1, 0)
+    assert (avr["pin_of_output_high"], pabe_["pin_of_output_high"]) == (1, 0)
+    assert (avr["pin_of_pulled_up_input"], pabe_["pin_of_pulled_up_input"]) == (1, 0)
+    # USB: a write with 64 host bytes unread goes out at once in avr8js, waits 250 ms and is lost in ProjectABE.
+    assert avr_m[0x58] - avr_m[0x57] < 5_000 and "pending\n" in avr_pending
+    assert pabe_m[0x58] - pabe_m[0x57] > 2_000_000 and "pending" not in pabe_pending
+
+
+def changed_build(tmp_path: Path, source: Path, old: bytes = b"FX connected", new: bytes = b"FX Connected") -> Path:
+    """A copy of a ProjectABE folder with one byte of app.js changed (in a log message, so it still runs)."""
+    dest = tmp_path / "projectabe"
+    shutil.copytree(source, dest)
+    app = dest / "app.js"
+    data = app.read_bytes()
+    assert data.count(old) == 1
+    app.write_bytes(data.replace(old, new))
+    return dest
+
+
+def test_a_changed_byte_in_app_js_fails_loudly(firmware_hex, projectabe, tmp_path):
+    wrong = changed_build(tmp_path, projectabe.projectabe)
+    with pytest.raises(EmulatorError, match=r"not the pinned one: sha256 of .*app\.js is [0-9a-f]{64}, "
+                                            r"expected db833503.*whist projectabe fetch, or pass --any-build"):
+        Emulator(firmware_hex, backend=backend("projectabe", wrong))
+    result = CliRunner().invoke(cli, ["crosstest", "--games", "1", "--hex", str(firmware_hex),
+                                      "--emulator", "projectabe", "--projectabe", str(wrong)])
+    assert result.exit_code == 1 and "not the pinned one" in result.output
+    with Emulator(firmware_hex, backend=backend("projectabe", wrong, any_build=True)) as emu:  # accepted on request
+        assert emu.run_until_serial("# whist ")
+
+
+def test_a_missing_app_js_fails_loudly(firmware_hex, projectabe, tmp_path):
+    folder = tmp_path / "projectabe"
+    shutil.copytree(projectabe.projectabe, folder)
+    (folder / "app.js").unlink()
+    with pytest.raises(EmulatorError, match=r"--projectabe .*: no app\.js there; run: whist projectabe fetch"):
+        backend("projectabe", folder)
+    with pytest.raises(EmulatorError, match=r"app\.js is missing"):  # the folder checked on load, too
+        Emulator(firmware_hex, backend=Backend("projectabe", folder))
+    result = CliRunner().invoke(cli, ["emulate", str(firmware_hex), "--emulator", "projectabe",
+                                      "--projectabe", str(folder)])
+    assert result.exit_code == 1 and result.output.count("\n") == 1 and "no app.js" in result.output
+
+
+def test_no_build_anywhere_is_one_line_naming_every_place(monkeypatch, tmp_path):
+    monkeypatch.delenv(pabe.ENV, raising=False)
+    monkeypatch.setattr(pabe, "SHARED", tmp_path / "shared" / "projectabe")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with pytest.raises(pabe.NotFound) as e:
+        pabe.find()
+    message = str(e.value)
+    assert "\n" not in message
+    for part in ("--projectabe DIR", "WHIST_PROJECTABE=DIR", str(tmp_path / "shared" / "projectabe"),
+                 "whist projectabe fetch", str(tmp_path / "cache")):
+        assert part in message
+    monkeypatch.setenv(pabe.ENV, str(tmp_path / "elsewhere"))
+    with pytest.raises(pabe.NotFound, match="WHIST_PROJECTABE .*elsewhere: no app.js"):
+        pabe.find()
+
+
+def test_fetch_checks_every_file_and_writes_only_a_whole_build(projectabe, tmp_path, monkeypatch):
+    """No network: the downloads are served from the build found here."""
+    served = {pabe.PINNED["url"].format(commit=commit, path=path): projectabe.projectabe / path
+              for path, (commit, _) in pabe.pinned_files().items()}
+    folder = pabe.fetch(tmp_path / "ok", download=lambda url: served[url].read_bytes())
+    for path in pabe.pinned_files():
+        assert (folder / path).read_bytes() == (projectabe.projectabe / path).read_bytes()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(pabe, "SHARED", tmp_path / "none")
+    monkeypatch.delenv(pabe.ENV, raising=False)
+    with pytest.raises(pabe.NotFound):
+        pabe.find()
+    # the default destination is the cache, which find() then uses
+    assert pabe.fetch(download=lambda url: served[url].read_bytes()) == pabe.find() == pabe.cache_dir()
+
+    def corrupt(url: str) -> bytes:
+        data = served[url].read_bytes()
+        return data[:-1] + bytes([data[-1] ^ 1]) if url.endswith("Sim.html") else data
+
+    with pytest.raises(pabe.NotFound, match=r"Sim\.html: sha256 [0-9a-f]{64}, expected 6a30ed1e.*nothing written"):
+        pabe.fetch(tmp_path / "bad", download=corrupt)
+    assert not (tmp_path / "bad").exists()

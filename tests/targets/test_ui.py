@@ -33,8 +33,8 @@ ROW_TOP, ROW_H = 9, 7  # settings rows (firmware/screens.cpp)
 
 
 @contextmanager
-def device(hex_path, eeprom: bytes | None = None, adc_seed: int = 1):
-    with Emulator(hex_path, eeprom=eeprom, adc_seed=adc_seed) as emu:
+def device(hex_path, eeprom: bytes | None = None, adc_seed: int = 1, backend=None):
+    with Emulator(hex_path, eeprom=eeprom, adc_seed=adc_seed, backend=backend) as emu:
         dev = Device(emu)
         dev.boot()
         yield dev
@@ -124,10 +124,12 @@ def test_a_corrupt_or_erased_save_gives_the_defaults(firmware_hex):
         assert after == image
 
 
-def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex):
-    """Small Whist to 10 at fast speed, then the stats and their reset."""
+@pytest.mark.parametrize("emulator", ["avr8js", "projectabe"])
+def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator, request):
+    """Small Whist to 10 at fast speed, then the stats and their reset; in both emulators."""
+    backend = request.getfixturevalue("projectabe") if emulator == "projectabe" else None
     image = SYSTEM + b"\xff" * 1008
-    with device(firmware_hex, image, adc_seed=11) as dev:
+    with device(firmware_hex, image, adc_seed=11, backend=backend) as dev:
         dev.menu("settings")
         dev.change_settings({"game": 1, "speed": 1})
         dev.tap("B")
@@ -248,12 +250,14 @@ def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex):
         assert len(pictures) >= 4  # "is thinking" and its moving dots
 
 
-def fuzz(hex_path, frames: int, seed: int) -> int:
-    """Random buttons for `frames` frames; returns the stack bytes never touched."""
+def fuzz(hex_path, frames: int, seed: int, backend=None, images: list[bytes] | None = None,
+         start: bytes = SYSTEM + b"\xff" * 1008) -> int:
+    """Random buttons for `frames` frames from the EEPROM `start`; returns the stack bytes never touched
+    (and appends the EEPROM to `images`)."""
     rng = random.Random(seed)
     names = ["UP", "DOWN", "LEFT", "RIGHT", "A", "B"]
     weights = [2, 2, 3, 3, 6, 2]  # A often, so games get played
-    with device(hex_path, SYSTEM + b"\xff" * 1008, adc_seed=seed) as dev:
+    with device(hex_path, start, adc_seed=seed, backend=backend) as dev:
         done = 0
         while done < frames:
             held = rng.choices(names, weights, k=rng.choice((1, 1, 1, 2)))
@@ -268,6 +272,8 @@ def fuzz(hex_path, frames: int, seed: int) -> int:
                 assert "# whist " not in dev.read(), f"the firmware restarted before frame {done}"
         assert "# whist " not in dev.read()
         assert dev.emu.eeprom[:AUDIO] + dev.emu.eeprom[AUDIO + 1:16] == SYSTEM[:AUDIO] + SYSTEM[AUDIO + 1:]
+        if images is not None:
+            images.append(dev.emu.eeprom)
         return stack_free(dev)
 
 

@@ -1,0 +1,92 @@
+// The two emulators behind one interface, for server.js and bench.js:
+// `avr8js` (src/, our cycle-counted harness, the default) and `projectabe`
+// (projectabe/, ProjectABE's own published code loaded from a folder).
+import { Arduboy } from './src/arduboy.js';
+import { ProjectABEBoard } from './projectabe/board.js';
+import { readBuild } from './projectabe/bundle.js';
+
+export const EMULATORS = ['avr8js', 'projectabe'];
+
+/** The avr8js harness seen through the shared interface. */
+class Avr8jsBoard {
+  constructor(hexText, { adcSeed = 1, usb = 'minimal' } = {}) {
+    this.board = new Arduboy(hexText, { adcSeed, usb });
+  }
+
+  get cycles() { return this.board.cpu.cycles; }
+  get frames() { return this.board.display.frames; }
+  get displayOn() { return this.board.display.on; }
+  get pressed() { return this.board.ports.pressed; }
+  run(cycles) { return this.board.run(cycles); }
+  runFrames(frames, maxCycles) { return this.board.runFrames(frames, maxCycles); }
+  runUntilSerial(regex, maxCycles) { return this.board.runUntilSerial(regex, maxCycles); }
+  runUntilMarker(value, maxCycles) { return this.board.runUntilMarker(value, maxCycles); }
+  setButton(name, down) { this.board.ports.setButton(name, down); }
+  setButtons(names) { this.board.ports.setButtons(names); }
+  serialWrite(bytes) { this.board.usb.serialWrite(bytes); }
+  readSerial() { return this.board.readSerial(); }
+  picture() { return this.board.display.picture(); }
+  eepromSave() { return this.board.eeprom.save(); }
+  eepromLoad(bytes) { this.board.eeprom.load(bytes); }
+  usbStatus() { return this.board.usb.status(); }
+
+  takeMarkers() {
+    const { markers } = this.board;
+    this.board.markers = [];
+    return markers;
+  }
+
+  setAdc(channel, volts) {
+    if (volts === null || volts === undefined) this.board.adc.volts.delete(channel);
+    else this.board.adc.volts.set(channel, volts);
+  }
+}
+
+/** ProjectABE's Arduboy seen through the shared interface (board.js has the rest). */
+class ProjectABEBackend extends ProjectABEBoard {
+  takeMarkers() {
+    const { markers } = this;
+    this.markers = [];
+    return markers;
+  }
+
+  setAdc() {
+    throw new Error("ProjectABE's ADC returns Math.random() (seeded here by adc_seed): a channel cannot be fixed");
+  }
+}
+
+/**
+ * Make a board factory for one emulator.
+ * @param {string} name 'avr8js' or 'projectabe'
+ * @param {{ projectabe?: string, anyBuild?: boolean }} options projectabe: the ProjectABE folder
+ * @returns {{ name: string, info: object, open: (hexText: string, o: object) => object }}
+ */
+export function emulator(name, { projectabe = null, anyBuild = false } = {}) {
+  if (name === 'avr8js') {
+    return { name, info: { emulator: name }, open: (hex, o) => new Avr8jsBoard(hex, o) };
+  }
+  if (name === 'projectabe') {
+    if (!projectabe) throw new Error('the projectabe emulator needs the folder of its build (--projectabe DIR)');
+    const build = readBuild(projectabe, { anyBuild });
+    return {
+      name,
+      info: { emulator: name, dir: build.dir, pinned: build.pinned, sha256: build.hashes },
+      open: (hex, o) => new ProjectABEBackend(hex, { ...o, build }),
+    };
+  }
+  throw new Error(`unknown emulator ${JSON.stringify(name)}; expected one of ${EMULATORS.join(', ')}`);
+}
+
+/** Parse `--emulator NAME --projectabe DIR --any-build` out of argv; returns [options, rest]. */
+export function parseArgs(argv) {
+  const options = { emulator: 'avr8js', projectabe: null, anyBuild: false };
+  const rest = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--emulator') options.emulator = argv[++i];
+    else if (arg === '--projectabe') options.projectabe = argv[++i];
+    else if (arg === '--any-build') options.anyBuild = true;
+    else rest.push(arg);
+  }
+  return [options, rest];
+}
