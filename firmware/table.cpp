@@ -18,17 +18,21 @@ using namespace whist;
 
 namespace {
 
-constexpr int16_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32;
+constexpr int16_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
+constexpr uint8_t SHOW = 48, SLIDE = 24, SHOW_FAST = 16, FRESH = 60;  // frames (60 a second)
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
 constexpr int16_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
 
-// Seat 0's cards in display order: suits by style, high ranks first.
-uint8_t sortedHand(const Game& g, uint8_t style, uint8_t* out) {
+// Seat 0's cards in display order (suits by style, high ranks first), but
+// `skip`: the card it draws while the trick that brings it is still on show.
+uint8_t sortedHand(const Game& g, uint8_t style, uint8_t* out, uint8_t skip = NO_CARD) {
   uint8_t n = 0;
   for (uint8_t i = 0; i < 4; i++) {
     uint8_t s = suitAt(style, g.trump, i);
-    for (int8_t r = RANKS_PER_SUIT - 1; r >= 0; r--)
-      if (g.hand[0][s] >> r & 1) out[n++] = s * RANKS_PER_SUIT + r;
+    for (int8_t r = RANKS_PER_SUIT - 1; r >= 0; r--) {
+      uint8_t c = s * RANKS_PER_SUIT + r;
+      if ((g.hand[0][s] >> r & 1) && c != skip) out[n++] = c;
+    }
   }
   return n;
 }
@@ -55,13 +59,16 @@ void message(const Game& g, const View& v) {
   uint8_t x = 0;
   if (v.review) {
     msg = PSTR("Last trick");
-  } else if (v.bouncing) {
+  } else if (v.note) {
     msg = PSTR("You must follow suit");
-  } else if (v.handOver) {
-    msg = PSTR("Hand over");
-  } else if (v.showLast) {
+  } else if (v.trickT && !v.showing()) {  // the face-up card goes to the winner
+    x = gfx::textP(0, 0, seatName(g, 1 - g.last.winner));
+    msg = g.last.winner == 1 && human(g) ? PSTR(" draw a hidden card") : PSTR(" draws a hidden card");
+  } else if (v.trickT) {
     x = gfx::textP(0, 0, seatName(g, g.last.winner));
     msg = g.last.winner == 0 && human(g) ? PSTR(" take the trick") : PSTR(" takes the trick");
+  } else if (v.handOver) {
+    msg = PSTR("Hand over");
   } else if (!stockLeft(g) && g.trickNo == handSize(g)) {
     msg = PSTR("Stage 2: no more drawing");
   } else if (g.trickNo == 0 && g.lead == NO_CARD) {
@@ -85,7 +92,7 @@ void panel(const Game& g, const View& v) {
   for (uint8_t row = 0; row < 2; row++) {
     uint8_t seat = 1 - row;
     int16_t y = 15 + row * 7;
-    if (!v.handOver && !v.showLast && turn(g) == seat) gfx::textP(PANEL_X - 5, y, PSTR(">"));
+    if (!v.handOver && !v.trickT && turn(g) == seat) gfx::textP(PANEL_X - 5, y, PSTR(">"));
     gfx::textP(PANEL_X, y, seatName(g, seat));
     gfx::number(TRICKS_X, y, g.won[0][seat] + g.won[1][seat]);
     gfx::number(POINTS_X, y, g.total[seat]);
@@ -109,17 +116,43 @@ void drawCard(int16_t x, int16_t y, uint8_t card) {
 }
 
 void View::reset(uint8_t style) {
-  selected = bouncing = pulse = 0;
-  showLast = handOver = armed = review = false;
+  memset(this, 0, sizeof *this);
+  fresh = NO_CARD;
   suitStyle = style;
 }
 
-void View::played(const Game& g, uint8_t r) {
-  if (r & TRICK_DONE) showLast = true;
+void View::played(const Game& g, uint8_t r, bool fast) {
+  if (r & TRICK_DONE) {
+    const Trick& t = g.last;
+    slide = fast || t.take == NO_CARD ? 0 : SLIDE;
+    trickT = (fast ? SHOW_FAST : SHOW) + slide;
+    if (t.take != NO_CARD) {
+      fresh = t.winner == 0 ? t.take : t.draw;
+      freshT = FRESH;
+    }
+  }
   if (r & HAND_DONE) handOver = true;
-  armed = false;
+  armed = aimed = false;
   uint8_t n = cardCount(g, 0);
   if (n && selected >= n) selected = n - 1;
+}
+
+bool View::step() {
+  if (!trickT) return false;
+  trickT--;
+  return true;
+}
+
+void View::aim(const Game& g) {
+  uint8_t hand[MAX_HAND + 1];
+  uint8_t n = sortedHand(g, suitStyle, hand);
+  aimed = true;
+  if (selected < n && isLegal(g, hand[selected])) return;
+  for (uint8_t i = 0; i < n; i++)
+    if (isLegal(g, hand[i])) {
+      selected = i;
+      return;
+    }
 }
 
 void View::move(const Game& g, int8_t step) {
@@ -143,11 +176,14 @@ void View::drawMessage(const Game& g) const {
 void View::draw(const Game& g) {
   message(g, *this);
   // stock, face-up card, trump (flashing after a trump shows up)
-  uint8_t up = upcard(g);
+  // while a stage-1 trick is on show, the stock as it was before it
+  bool before = showing() && g.last.take != NO_CARD;
+  uint8_t up = before ? g.last.take : upcard(g);
+  uint8_t left = stockLeft(g) + (before ? 2 : 0);
   if (up != NO_CARD) {
-    if (stockLeft(g) > 1) drawBack(0, 8);
+    if (left > 1) drawBack(0, 8);
     drawCard(3, 10, up);
-    gfx::number(21, 29, stockLeft(g));
+    gfx::number(21, 29, left);
   }
   gfx::rect(20, 9, 11, 12);
   suitLarge(22, 11, g.trump, gfx::WHITE);
@@ -158,7 +194,8 @@ void View::draw(const Game& g) {
   if (g.mode == MODE_LOW) gfx::textP(21, 22, PSTR("Lo"));
   // the trick: seat 1's card up and right, seat 0's down and left
   uint8_t cards[2] = {NO_CARD, NO_CARD};
-  if (showLast || (review && g.trickNo)) {
+  bool done = showing() || (review && g.trickNo);
+  if (done) {
     cards[g.last.leader] = g.last.lead;
     cards[1 - g.last.leader] = g.last.follow;
   } else if (g.lead != NO_CARD) {
@@ -166,23 +203,39 @@ void View::draw(const Game& g) {
   }
   if (cards[1] != NO_CARD) drawCard(62, 8, cards[1]);
   if (cards[0] != NO_CARD) drawCard(44, 12, cards[0]);
+  if (done) {  // the winner's card framed
+    uint8_t w = g.last.winner;
+    gfx::rect(w ? 60 : 42, w ? 6 : 10, 20, 28);
+  }
+  if (trickT && !showing()) {  // the face-up card slides to the winner: up right, or down to the hand
+    uint8_t p = slide - trickT;
+    int16_t tx = g.last.winner ? 96 : 56, ty = g.last.winner ? -20 : 44;
+    drawCard(3 + (tx - 3) * p / slide, 10 + (ty - 10) * p / slide, g.last.take);
+  }
   panel(g, *this);
   // seat 0's hand (face up only when a person holds it)
   uint8_t hand[MAX_HAND + 1];
-  uint8_t n = sortedHand(g, suitStyle, hand);
+  uint8_t n = sortedHand(g, suitStyle, hand, before ? fresh : NO_CARD);
   if (!n) return;
   uint8_t step = n > 1 ? (128 - CARD_W) / (n - 1) : 0;
   if (step > 10) step = 10;
   int16_t x = (128 - (step * (n - 1) + CARD_W)) / 2;
-  bool myTurn = human(g) && turn(g) == 0 && !showLast && !handOver;
+  bool myTurn = human(g) && turn(g) == 0 && !trickT && !handOver;
+  // must follow suit: the cards that may not be played are lowered
+  bool follow = myTurn && g.lead != NO_CARD && g.hand[0][suitOf(g.lead)];
   int8_t shake = 0;
   if (bouncing) {
     bouncing--;
     shake = (bouncing & 2) ? 2 : -2;
   }
+  if (note) note--;
+  if (freshT && !before) freshT--;
   for (uint8_t i = 0; i < n; i++, x += step) {
-    bool sel = myTurn && i == selected;
-    drawCard(sel ? x + shake : x, sel ? (armed ? ARMED_Y : RAISED_Y) : HAND_Y, hand[i]);
+    uint8_t c = hand[i];
+    bool sel = myTurn && i == selected, mark = freshT && c == fresh;
+    int16_t y = sel ? (armed ? ARMED_Y : RAISED_Y) : mark ? RAISED_Y : follow && !isLegal(g, c) ? LOWERED_Y : HAND_Y;
+    drawCard(sel ? x + shake : x, y, c);
+    if (mark) gfx::fillRect(x + 1, y + 1, step - 1, 15, gfx::INVERT);  // the card just drawn
   }
 }
 

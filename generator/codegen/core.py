@@ -67,6 +67,7 @@ def core_context() -> dict:
         "line_max": protocol.LINE_MAX,
         "mark_think": protocol.MARK_THINK,
         "mark_moved": protocol.MARK_MOVED,
+        "mark_turn": protocol.MARK_TURN,
         "decks": decks,
         "scorings": scorings,
         "players": players,
