@@ -1,8 +1,9 @@
 // table: drawing the game. Layout (128x64):
 //   y 0..5    message line
-//   y 8..34   stock and face-up card, trump (left); the trick (middle);
-//             whose turn, tricks and points, the opponent's card count (right)
-//   y 35..63  seat 0's hand, the selected card raised
+//   y 7..31   stock and face-up card, trump, cards left (left); the trick
+//             (middle); whose turn, tricks and points, the opponent's card
+//             count (right): nothing a raised card (y 32..) could hide
+//   y 32..63  seat 0's hand, the selected card raised
 #include "table.h"
 
 #include <avr/pgmspace.h>
@@ -22,6 +23,7 @@ constexpr int16_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
 constexpr uint8_t SHOW = 48, SLIDE = 24, SHOW_FAST = 16, FRESH = 60;  // frames (60 a second)
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
 constexpr int16_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
+constexpr int16_t TRICK_X[2] = {48, 66}, TRICK_Y[2] = {12, 8};  // each seat's card in the trick
 
 // Seat 0's cards in display order (suits by style, high ranks first), but
 // `skip`: the card it draws while the trick that brings it is still on show.
@@ -85,22 +87,25 @@ void message(const Game& g, const View& v) {
   gfx::textP(x, 0, msg);
 }
 
-// Whose turn, tricks this hand and total points per seat; the opponent's cards.
+// Whose turn, tricks and total points per seat; the opponent's cards. The
+// tricks are those the scoring counts: all of them ("Tk"), or under scorings
+// that count stage 2 only, the stage's own ("S1", then "S2").
 void panel(const Game& g, const View& v) {
-  gfx::textP(TRICKS_X, 8, PSTR("Tk"));
-  gfx::textP(POINTS_X, 8, PSTR("Pt"));
+  bool all = countsStage1(g);
+  uint8_t stage = g.trickNo >= handSize(g);
+  gfx::textP(TRICKS_X, 7, all ? PSTR("Tk") : stage ? PSTR("S2") : PSTR("S1"));
+  gfx::textP(POINTS_X, 7, PSTR("Pt"));
   for (uint8_t row = 0; row < 2; row++) {
     uint8_t seat = 1 - row;
-    int16_t y = 15 + row * 7;
+    int16_t y = 14 + row * 7;
     if (!v.handOver && !v.trickT && turn(g) == seat) gfx::textP(PANEL_X - 5, y, PSTR(">"));
     gfx::textP(PANEL_X, y, seatName(g, seat));
-    gfx::number(TRICKS_X, y, g.won[0][seat] + g.won[1][seat]);
+    gfx::number(TRICKS_X, y, g.won[stage][seat] + (all ? g.won[0][seat] : 0));
     gfx::number(POINTS_X, y, g.total[seat]);
   }
-  // a small card back with the opponent's count
-  gfx::rect(PANEL_X, 29, 5, 7);
-  gfx::pixel(PANEL_X + 2, 32);
-  gfx::number(PANEL_X + 7, 30, cardCount(g, 1));
+  int16_t x = gfx::textP(PANEL_X - 2, 27, seatName(g, 1));
+  x = gfx::textP(x, 27, PSTR(" has "));
+  gfx::number(x, 27, cardCount(g, 1));
 }
 
 }  // namespace
@@ -183,15 +188,16 @@ void View::draw(const Game& g) {
   if (up != NO_CARD) {
     if (left > 1) drawBack(0, 8);
     drawCard(3, 10, up);
-    gfx::number(21, 29, left);
+    gfx::textP(gfx::number(20, 27, left), 27, PSTR(" left"));
   }
-  gfx::rect(20, 9, 11, 12);
-  suitLarge(22, 11, g.trump, gfx::WHITE);
+  gfx::rect(20, 8, 11, 12);
+  suitLarge(22, 10, g.trump, gfx::WHITE);
   if (pulse) {
     pulse--;
-    if (pulse & 4) gfx::fillRect(20, 9, 11, 12, gfx::INVERT);
+    if (pulse & 4) gfx::fillRect(20, 8, 11, 12, gfx::INVERT);
   }
-  if (g.mode == MODE_LOW) gfx::textP(21, 22, PSTR("Lo"));
+  gfx::textP(20, 21, PSTR("Trump"));
+  if (g.mode == MODE_LOW) gfx::textP(33, 11, PSTR("Lo"));
   // the trick: seat 1's card up and right, seat 0's down and left
   uint8_t cards[2] = {NO_CARD, NO_CARD};
   bool done = showing() || (review && g.trickNo);
@@ -201,11 +207,11 @@ void View::draw(const Game& g) {
   } else if (g.lead != NO_CARD) {
     cards[g.leader] = g.lead;
   }
-  if (cards[1] != NO_CARD) drawCard(62, 8, cards[1]);
-  if (cards[0] != NO_CARD) drawCard(44, 12, cards[0]);
+  for (uint8_t seat = 2; seat--;)
+    if (cards[seat] != NO_CARD) drawCard(TRICK_X[seat], TRICK_Y[seat], cards[seat]);
   if (done) {  // the winner's card framed
     uint8_t w = g.last.winner;
-    gfx::rect(w ? 60 : 42, w ? 6 : 10, 20, 28);
+    gfx::rect(TRICK_X[w] - 1, TRICK_Y[w] - 1, 18, 26);
   }
   if (trickT && !showing()) {  // the face-up card slides to the winner: up right, or down to the hand
     uint8_t p = slide - trickT;
@@ -232,10 +238,10 @@ void View::draw(const Game& g) {
   if (freshT && !before) freshT--;
   for (uint8_t i = 0; i < n; i++, x += step) {
     uint8_t c = hand[i];
-    bool sel = myTurn && i == selected, mark = freshT && c == fresh;
-    int16_t y = sel ? (armed ? ARMED_Y : RAISED_Y) : mark ? RAISED_Y : follow && !isLegal(g, c) ? LOWERED_Y : HAND_Y;
+    bool sel = myTurn && i == selected;
+    int16_t y = sel ? (armed ? ARMED_Y : RAISED_Y) : follow && !isLegal(g, c) ? LOWERED_Y : HAND_Y;
     drawCard(sel ? x + shake : x, y, c);
-    if (mark) gfx::fillRect(x + 1, y + 1, step - 1, 15, gfx::INVERT);  // the card just drawn
+    if (freshT && c == fresh) gfx::fillRect(x + 1, y + 1, 7, 15, gfx::INVERT);  // the card just drawn: its corner inverted
   }
 }
 
