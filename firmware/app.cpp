@@ -24,8 +24,11 @@ namespace {
 using namespace whist;
 
 enum Screen : uint8_t {
-  TITLE = 1, MENU, TABLE, PAUSE, HAND_END, GAME_OVER, SETTINGS, STATS, RULES, CREDITS, DEAL, AUTO
+  TITLE = 1, MENU, TABLE, PAUSE, HAND_END, GAME_OVER, SETTINGS, STATS, RULES, CREDITS, DEAL, AUTO, CONFIRM
 };
+// What CONFIRM asks before: leaving the table (the hand in progress is lost),
+// or a new game over a saved one.
+enum Ask : uint8_t { ASK_LEAVE, ASK_NEW };
 
 const uint16_t SND_PLAY[] PROGMEM = {1568, 16, 0, 0};
 const uint16_t SND_BOUNCE[] PROGMEM = {196, 48, 0, 0};
@@ -42,7 +45,10 @@ Screen screen;
 uint8_t wait;        // frames left before the next automatic step
 uint16_t idle;       // frames on the title without a button
 bool demo;           // the AUTO game is the title's demo: any button ends it
-uint32_t lastSeed;   // offered by the deal-number screen
+uint32_t lastSeed;   // offered by the deal-number screen; the new game CONFIRM asks about
+bool saved;          // a saved game exists (read by toMenu)
+Ask asking;
+uint8_t settingsRow; // where the settings cursor was left
 bool hidden;         // a hand played on the buttons is under way: its trace waits for its end
 
 void setScreen(Screen s) {
@@ -92,6 +98,7 @@ uint8_t aiMove() {
 
 void toTable(Screen s) {
   view.reset(prefs::value(prefs::OPT_SUITS));
+  view.demo = demo && s == AUTO;
   wait = aiDelay();
   setScreen(s);
 }
@@ -111,14 +118,38 @@ void newGame(uint32_t seed, uint8_t p0, uint8_t p1) {
 }
 
 void startHumanGame(uint32_t seed) {
-  prefs::eraseGame();
+  lastSeed = seed;
+  if (saved) {  // asks first: this loses the saved game
+    asking = ASK_NEW;
+    setScreen(CONFIRM);
+    return;
+  }
   newGame(seed, PLAYER_HUMAN, prefs::value(prefs::OPT_AI));
   toTable(TABLE);
 }
 
 void toMenu() {
-  screens::openMenu(prefs::loadGame(game));
+  screens::openMenu(saved = prefs::loadGame(game));
   setScreen(MENU);
+}
+
+void stepConfirm() {
+  bool leave = asking == ASK_LEAVE;
+  uint8_t r = leave ? screens::ask(PSTR("LEAVE THIS GAME?"), PSTR("The hand in progress is lost;"),
+                                   game.handNo > 1 ? PSTR("Continue deals it again.") : PSTR("the game is not saved yet."))
+                    : screens::ask(PSTR("NEW GAME?"), PSTR("The saved game will be lost."), PSTR(""));
+  if (r == screens::BACK) {
+    if (leave) setScreen(PAUSE);
+    else toMenu();
+  } else if (r == screens::PLAY) {
+    if (leave) {
+      toMenu();
+    } else {
+      prefs::eraseGame();
+      saved = false;
+      startHumanGame(lastSeed);
+    }
+  }
 }
 
 // Plays card c for whoever is to move and reacts to what it finished.
@@ -307,7 +338,8 @@ void stepMenu() {
     case screens::STATS:
     case screens::RULES:
     case screens::CREDITS:
-      screens::openList(choice == screens::STATS ? prefs::value(prefs::OPT_AI) : 0);
+      screens::openList(choice == screens::STATS ? prefs::value(prefs::OPT_AI)
+                        : choice == screens::SETTINGS ? settingsRow : 0);
       setScreen(Screen(SETTINGS + choice - screens::SETTINGS));
       break;
   }
@@ -367,8 +399,15 @@ void loop() {
     case PAUSE:
       view.draw(game);
       table::drawPause(game);
-      if (buttons::justPressed(buttons::A)) setScreen(TABLE);
-      else if (buttons::justPressed(buttons::B)) toMenu();
+      if (buttons::justPressed(buttons::A)) {
+        setScreen(TABLE);
+      } else if (buttons::justPressed(buttons::B)) {
+        asking = ASK_LEAVE;
+        setScreen(CONFIRM);
+      }
+      break;
+    case CONFIRM:
+      stepConfirm();
       break;
     case AUTO:
       stepAuto();
@@ -393,7 +432,10 @@ void loop() {
           : screen == STATS  ? screens::stats()
           : screen == RULES  ? screens::rules()
                              : screens::credits();
-      if (r == screens::BACK) toMenu();
+      if (r == screens::BACK) {
+        if (screen == SETTINGS) settingsRow = screens::row();
+        toMenu();
+      }
   }
   hw::display(true);
 }

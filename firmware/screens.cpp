@@ -23,6 +23,7 @@ constexpr uint8_t TEXT_ROWS = (64 - TOP) / ROW_H;
 constexpr uint8_t LINE_CHARS = 32;
 
 uint8_t cursor, scroll, count;
+uint8_t lastItem = 0xFF;  // the main menu's last choice (none yet)
 bool confirm;  // stats: waiting for the reset to be confirmed
 uint8_t items[7];
 uint8_t digits[10];
@@ -30,7 +31,7 @@ uint8_t digits[10];
 // An inverted bar across the top with the page's title.
 void header(PGM_P title) {
   gfx::fillRect(0, 0, 128, 7);
-  gfx::textP(2, 1, title, gfx::BLACK);
+  gfx::textP(1, 1, title, gfx::BLACK);
 }
 
 // Row i of a list: the selected one inverted.
@@ -55,6 +56,10 @@ void moveCursor(uint8_t n) {
 
 const char MENU_TEXT[] PROGMEM = "Play\0Continue\0Deal number\0Settings\0Stats\0How to play\0Credits";
 const char SETTING_TEXT[] PROGMEM = "Game\0Scoring\0Target\0AI level\0Speed\0Suit order\0Single click\0Sound";
+// One line on each setting, shown in the title bar (the AI level's is its own).
+const char SETTING_HINTS[] PROGMEM =
+    "52 cards, or Small Whist's 28\0Which tricks score, and how\0Points that win the game\0\0"
+    "Fast: a quicker table\0How your hand is sorted\0Off: A lifts a card, A plays it\0Beeps on or off";
 
 // The n-th of a run of PROGMEM strings separated by NULs.
 PGM_P nth(PGM_P list, uint8_t n) {
@@ -109,10 +114,13 @@ uint8_t page(PGM_P title, const uint8_t* ids, uint8_t n) {
 }  // namespace
 
 void openMenu(bool canContinue) {
-  count = 0;
+  uint8_t want = lastItem == 0xFF ? CONTINUE : lastItem;
+  count = cursor = 0;
   for (uint8_t i = PLAY; i <= CREDITS; i++)
-    if (i != CONTINUE || canContinue) items[count++] = i;
-  cursor = canContinue ? 1 : 0;  // Continue first when there is a game to continue
+    if (i != CONTINUE || canContinue) {
+      if (i == want) cursor = count;
+      items[count++] = i;
+    }
 }
 
 uint8_t menu() {
@@ -121,13 +129,24 @@ uint8_t menu() {
   for (uint8_t i = 0; i < count; i++) gfx::textP(4, rowY(i), nth(MENU_TEXT, items[i]));
   highlight(cursor);
   if (buttons::justPressed(buttons::B)) return BACK;
-  return buttons::justPressed(buttons::A) ? items[cursor] : NONE;
+  if (!buttons::justPressed(buttons::A)) return NONE;
+  return lastItem = items[cursor];
 }
 
 void openList(uint8_t first) {
   cursor = first;
   scroll = 0;
   confirm = false;
+}
+
+uint8_t row() { return cursor; }
+
+uint8_t ask(PGM_P title, PGM_P line1, PGM_P line2) {
+  header(title);
+  gfx::textP(4, 20, line1);
+  gfx::textP(4, 27, line2);
+  gfx::textP(4, 44, PSTR("A: yes     B: no"));
+  return buttons::justPressed(buttons::A) ? PLAY : buttons::justPressed(buttons::B) ? BACK : NONE;
 }
 
 uint8_t settings() {
@@ -139,7 +158,7 @@ uint8_t settings() {
     change(cursor, d);
     sound::play(SND_MOVE);
   }
-  header(PSTR("SETTINGS"));
+  header(cursor == OPT_AI ? levelHint(value(OPT_AI)) : nth(SETTING_HINTS, cursor));
   for (uint8_t i = 0; i < NUM_ITEMS; i++) {
     int16_t y = rowY(i);
     uint8_t v = value(i);
@@ -147,9 +166,9 @@ uint8_t settings() {
     PGM_P s;
     switch (i) {
       case OPT_GAME: s = deckTitle(v); break;
-      case OPT_SCORING: s = scoringTitle(v); break;
+      case OPT_SCORING: s = scoringTitle(v, value(OPT_GAME)); break;
       case OPT_TARGET: s = targetAt(v) ? nullptr : PSTR("Single hand"); break;
-      case OPT_AI: s = playerName(v); break;
+      case OPT_AI: s = levelName(v); break;
       case OPT_SPEED: s = v ? PSTR("Fast") : PSTR("Normal"); break;
       case OPT_SUITS: s = suitOrderTitle(v); break;
       default: s = v ? PSTR("On") : PSTR("Off");
@@ -163,16 +182,9 @@ uint8_t settings() {
 
 uint8_t stats() {
   if (confirm) {
-    header(PSTR("RESET STATS"));
-    gfx::textP(4, 20, PSTR("Erase the stats of every"));
-    gfx::textP(4, 27, PSTR("AI level?"));
-    gfx::textP(4, 44, PSTR("A: yes, reset   B: no"));
-    if (buttons::justPressed(buttons::A)) {
-      prefs::resetStats();
-      confirm = false;
-    } else if (buttons::justPressed(buttons::B)) {
-      confirm = false;
-    }
+    uint8_t r = ask(PSTR("RESET STATS"), PSTR("Erase the stats of every"), PSTR("AI level?"));
+    if (r == PLAY) prefs::resetStats();
+    if (r != NONE) confirm = false;
     return NONE;
   }
   int8_t d = horizontal();
@@ -181,7 +193,7 @@ uint8_t stats() {
   prefs::loadStats(cursor, s);
   header(PSTR("STATS"));
   gfx::textP(40, 1, PSTR("<"), gfx::BLACK);
-  gfx::textP(48, 1, playerName(cursor), gfx::BLACK);
+  gfx::textP(48, 1, levelName(cursor), gfx::BLACK);
   gfx::textP(120, 1, PSTR(">"), gfx::BLACK);
   static const char LABELS[] PROGMEM = "Games\0Hands\0Slams\0Streak";
   static const char SECOND[] PROGMEM = "won\0won\0\0best";

@@ -20,7 +20,7 @@ using namespace whist;
 namespace {
 
 constexpr int16_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
-constexpr uint8_t SHOW = 48, SLIDE = 24, SHOW_FAST = 16, FRESH = 60;  // frames (60 a second)
+constexpr uint8_t SHOW = 48, SLIDE = 32, SHOW_FAST = 16, FRESH = 60;  // frames (60 a second)
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
 constexpr int16_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
 constexpr int16_t TRICK_X[2] = {48, 66}, TRICK_Y[2] = {12, 8};  // each seat's card in the trick
@@ -85,6 +85,10 @@ void message(const Game& g, const View& v) {
     msg = g.lead == NO_CARD ? PSTR("Your lead") : PSTR("Your turn");
   }
   gfx::textP(x, 0, msg);
+  if (v.demo) {
+    gfx::fillRect(109, 0, 19, 7);
+    gfx::textP(111, 1, PSTR("DEMO"), gfx::BLACK);
+  }
 }
 
 // Whose turn, tricks and total points per seat; the opponent's cards. The
@@ -214,9 +218,9 @@ void View::draw(const Game& g) {
     gfx::rect(TRICK_X[w] - 1, TRICK_Y[w] - 1, 18, 26);
   }
   if (trickT && !showing()) {  // the face-up card slides to the winner: up right, or down to the hand
-    uint8_t p = slide - trickT;
-    int16_t tx = g.last.winner ? 96 : 56, ty = g.last.winner ? -20 : 44;
-    drawCard(3 + (tx - 3) * p / slide, 10 + (ty - 10) * p / slide, g.last.take);
+    int16_t p = SLIDE - trickT;  // 0 .. SLIDE - 1
+    bool up = g.last.winner;
+    drawCard(3 + p * (up ? 3 : 2), 10 + (up ? -p : p), g.last.take);
   }
   panel(g, *this);
   // seat 0's hand (face up only when a person holds it)
@@ -245,33 +249,44 @@ void View::draw(const Game& g) {
   }
 }
 
+// Who won the hand and by how much, each stage's tricks, the tricks that
+// counted, points and totals, and what the buttons do next.
 void drawHandEnd(const Game& g) {
-  gfx::textP(0, 0, PSTR("Hand"));
-  gfx::number(20, 0, g.handNo);
-  gfx::textP(40, 0, PSTR("Deal"));
-  gfx::number(60, 0, g.seed);
+  int8_t w = g.points[0] ? 0 : g.points[1] ? 1 : -1;
+  int16_t x = gfx::textP(0, 0, PSTR("Hand "));
+  x = gfx::number(x, 0, g.handNo);
+  if (w < 0) {
+    gfx::textP(x, 0, PSTR(": no points"));
+  } else {
+    x = gfx::textP(x, 0, PSTR(": "));
+    x = gfx::textP(x, 0, seatName(g, w));
+    x = gfx::textP(x, 0, w == 0 && human(g) ? PSTR(" score ") : PSTR(" scores "));
+    gfx::textP(gfx::number(x, 0, g.points[w]), 0, g.points[w] == 1 ? PSTR(" point") : PSTR(" points"));
+  }
   gfx::hline(0, 7, 128);
-  gfx::textP(56, 10, seatName(g, 0));
-  gfx::textP(84, 10, seatName(g, 1));
-  static const char ROWS[] PROGMEM = "Stage 1\0Stage 2\0Points\0Total";
+  gfx::textP(56, 9, seatName(g, 0));
+  gfx::textP(84, 9, seatName(g, 1));
+  static const char ROWS[] PROGMEM = "Stage 1\0Stage 2\0Counted\0Points\0Total";
   PGM_P label = ROWS;
-  for (uint8_t row = 0; row < 4; row++) {
-    int16_t y = 18 + row * 8;
+  bool all = countsStage1(g);
+  for (uint8_t row = 0; row < 5; row++) {
+    int16_t y = 16 + row * 7;
     gfx::textP(0, y, label);
     while (pgm_read_byte(label++)) {
     }
     for (uint8_t seat = 0; seat < 2; seat++) {
-      uint16_t v = row < 2 ? g.won[row][seat] : row == 2 ? g.points[seat] : g.total[seat];
+      uint16_t v = row < 2 ? g.won[row][seat]
+                   : row == 2 ? g.won[1][seat] + (all ? g.won[0][seat] : 0)
+                   : row == 3 ? g.points[seat] : g.total[seat];
       gfx::number(56 + seat * 28, y, v);
     }
   }
+  if (g.mode == MODE_LOW) gfx::textP(0, 51, PSTR("Low hand: fewest tricks won"));
   if (g.winner == 0 || g.winner == 1) {  // the game's winner, beside the table
-    gfx::bitmap(108, 24, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
-    gfx::textP(110, 42, seatName(g, g.winner));
+    gfx::bitmap(108, 22, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
+    gfx::textP(110, 40, seatName(g, g.winner));
   }
-  gfx::textP(0, 58, g.target ? PSTR("Target") : PSTR("Single hand"));
-  if (g.target) gfx::number(28, 58, g.target);
-  gfx::textP(76, 58, PSTR("A: continue"));
+  gfx::textP(0, 58, g.winner == NO_WINNER ? PSTR("A: next hand   B: menu (saved)") : PSTR("A: the result"));
 }
 
 void drawGameOver(const Game& g) {
@@ -299,8 +314,8 @@ void drawPause(const Game& g) {
   gfx::textP(12, 20, PSTR("Hand"));
   gfx::number(32, 20, g.handNo);
   gfx::textP(48, 20, deckTitle(g.deck));
-  gfx::textP(12, 27, scoringTitle(g.scoring));
-  gfx::textP(12, 34, playerName(g.who[1]));
+  gfx::textP(12, 27, scoringTitle(g.scoring, g.deck));
+  gfx::textP(12, 34, levelName(g.who[1]));
   gfx::textP(12, 42, PSTR("A: resume  B: menu"));
 }
 

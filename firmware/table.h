@@ -25,6 +25,7 @@ struct View {
   bool armed;          // single-click play off: the selected card waits for a second A
   bool review;         // B held: the last trick is shown instead of the current one
   bool aimed;          // the cursor was put on a playable card for this turn
+  bool demo;           // the title's demo: captioned DEMO
   uint8_t suitStyle;   // whist::SuitOrderStyle
 
   void reset(uint8_t style);

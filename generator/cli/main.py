@@ -10,7 +10,7 @@ import click
 from .. import __version__
 from ..ai.players import PLAYERS
 from ..engine.rules import MAX_TARGET, SCORINGS
-from .terminal import LEVELS
+from .terminal import FIRST, LEVELS
 
 U32 = click.IntRange(0, 0xFFFFFFFF)
 
@@ -126,7 +126,7 @@ def replay(file) -> None:
 @main.command()
 @click.option("--seed", type=U32, default=None, help="Deal number to play (random if omitted).")
 @rules_options
-@click.option("--level", type=click.Choice(LEVELS), default="casual", show_default=True,
+@click.option("--level", type=click.Choice(LEVELS), default=FIRST, show_default=True,
               help="The computer's level, as on the device: " + "; ".join(
                   f"{name}: {hint}" for name, (_, hint) in LEVELS.items()) + ".")
 @click.option("--expert", is_flag=True, help="Play Expert instead, a level only this PC has (slower, stronger).")

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from ..ai.players import LEVEL_NAMES, make_player
+from ..ai.players import FIRST_LEVEL, LEVEL_NAMES, make_player
 from ..engine.cards import RANKS, SUITS, CardError, cards_of, parse_card, rank_of, suit_of
 from ..engine.display import DECK_TITLES, scoring_title, suit_order
 from ..engine.game import play_hand
@@ -26,6 +26,7 @@ SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 # The device's levels by their player-facing names, weakest first; Expert is the PC's own.
 LEVELS = {name.lower(): (player, hint) for player, (name, hint) in LEVEL_NAMES.items()}
 EXPERT = ("expert", "the strongest, on this PC only")
+FIRST = LEVEL_NAMES[FIRST_LEVEL][0].lower()
 
 
 def can_show_signs(stream=None) -> bool:

@@ -23,7 +23,7 @@ from ..engine.rules import Variant
 
 # Screen ids the firmware writes to GPIOR0 on each change (enum Screen in firmware/app.cpp).
 SCREENS = ("title", "menu", "table", "pause", "hand_end", "game_over", "settings", "stats", "rules", "credits",
-           "deal", "auto")
+           "deal", "auto", "confirm")
 SCREEN = {name: i + 1 for i, name in enumerate(SCREENS)}
 # Main-menu entries in order; "continue" is listed only with a saved game.
 MENU = ("play", "continue", "deal", "settings", "stats", "rules", "credits")
@@ -42,6 +42,7 @@ class Device:
     def __init__(self, emu: Emulator) -> None:
         self.emu = emu
         self.screen = 0
+        self.menu_last: str | None = None  # the main menu's last choice, where its cursor starts
         self.waiting = False  # the table began waiting for the person's card (MARK_TURN) since last asked
         self.log = ""  # serial output consumed so far
 
@@ -95,13 +96,20 @@ class Device:
         self.run(2)
 
     def menu(self, item: str, has_save: bool = False) -> None:
-        """From the title or the menu, open a main-menu entry."""
+        """From the title or the menu, open a main-menu entry.
+
+        The menu's cursor starts on the entry chosen last (on Continue, or Play
+        without a save, the first time after power-on), so this remembers it too.
+        """
         if self.screen != SCREEN["menu"]:
             self.tap("A")
             self.wait_screen("menu")
         items = [m for m in MENU if m != "continue" or has_save]
-        self.tap("DOWN", items.index(item) - (1 if has_save else 0))  # the cursor starts on Continue if listed
+        want = self.menu_last or "continue"
+        at = items.index(want) if want in items else 0
+        self.tap("DOWN", (items.index(item) - at) % len(items))
         self.tap("A")
+        self.menu_last = item
 
     def change_settings(self, changes: dict[str, int]) -> None:
         """In the settings screen (cursor on the first row), press RIGHT `n` times on each named row."""
