@@ -18,8 +18,7 @@ import pytest
 
 from conftest import needs_firmware
 from generator.targets.emulator import Emulator, frame_to_image
-from generator.ai.players import DEVICE_PLAYERS
-from generator.codegen.protocol import DEFAULTS
+from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 from generator.targets.screenshots import SCREEN, SETTINGS, ButtonGame, Device
 
 pytestmark = needs_firmware
@@ -94,7 +93,7 @@ def test_every_setting_changes_and_survives_a_power_cycle(firmware_hex):
         # classic suit order and single-click play off (A twice), at the fast speed
         game = ButtonGame(dev, style="classic", clicks=2)
         game.start()
-        ai = DEVICE_PLAYERS[(DEVICE_PLAYERS.index(DEFAULTS["player"]) + 1) % len(DEVICE_PLAYERS)]
+        ai = DEVICE_PLAYERS[(DEVICE_PLAYERS.index(FIRST_LEVEL) + 1) % len(DEVICE_PLAYERS)]
         assert re.fullmatch(rf"game v1 seed=\d+ deck=28 scoring=every target=25 p0=human p1={ai}", game.want[0])
         assert game.device_lines()[0] == game.want[0]
         game.play_hand(tricks=3)
@@ -211,8 +210,7 @@ def test_the_demo_starts_on_an_idle_title_and_stops_at_a_button(firmware_hex):
         assert dev.screen == SCREEN["title"]
         dev.wait_screen("auto", 30)
         dev.wait_serial("trick 1 ")
-        ai = DEFAULTS["player"]
-        assert f"p0={ai} p1={ai}" in dev.read()
+        assert f"p0={FIRST_LEVEL} p1={FIRST_LEVEL}" in dev.read()
         dev.tap("B")
         assert dev.screen == SCREEN["title"]
 
