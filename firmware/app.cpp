@@ -135,20 +135,16 @@ void toMenu() {
 
 void stepConfirm() {
   bool leave = asking == ASK_LEAVE;
-  uint8_t r = leave ? screens::ask(PSTR("LEAVE THIS GAME?"), PSTR("The hand in progress is lost;"),
-                                   game.handNo > 1 ? PSTR("Continue deals it again.") : PSTR("the game is not saved yet."))
-                    : screens::ask(PSTR("NEW GAME?"), PSTR("The saved game will be lost."), PSTR(""));
-  if (r == screens::BACK) {
-    if (leave) setScreen(PAUSE);
+  uint8_t r = screens::ask(leave ? PSTR("LEAVE THIS GAME?") : PSTR("NEW GAME?"),
+                           leave ? PSTR("The hand in progress is lost.") : PSTR("The saved game will be lost."));
+  if (r == screens::NONE) return;
+  if (leave) {
+    if (r == screens::BACK) setScreen(PAUSE);
     else toMenu();
-  } else if (r == screens::PLAY) {
-    if (leave) {
-      toMenu();
-    } else {
-      prefs::eraseGame();
-      saved = false;
-      startHumanGame(lastSeed);
-    }
+  } else {
+    saved = r == screens::BACK;
+    if (saved) toMenu();
+    else startHumanGame(lastSeed);  // newGame() overwrites the save at the hand's end
   }
 }
 

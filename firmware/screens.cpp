@@ -58,8 +58,8 @@ const char MENU_TEXT[] PROGMEM = "Play\0Continue\0Deal number\0Settings\0Stats\0
 const char SETTING_TEXT[] PROGMEM = "Game\0Scoring\0Target\0AI level\0Speed\0Suit order\0Single click\0Sound";
 // One line on each setting, shown in the title bar (the AI level's is its own).
 const char SETTING_HINTS[] PROGMEM =
-    "52 cards, or Small Whist's 28\0Which tricks score, and how\0Points that win the game\0\0"
-    "Fast: a quicker table\0How your hand is sorted\0Off: A lifts a card, A plays it\0Beeps on or off";
+    "A pack of 52 or 28 cards\0Which tricks score\0Points to win the game\0\0"
+    "Fast: a quicker table\0How your hand is sorted\0Off: A lifts, A plays\0Beeps on or off";
 
 // The n-th of a run of PROGMEM strings separated by NULs.
 PGM_P nth(PGM_P list, uint8_t n) {
@@ -141,10 +141,9 @@ void openList(uint8_t first) {
 
 uint8_t row() { return cursor; }
 
-uint8_t ask(PGM_P title, PGM_P line1, PGM_P line2) {
+uint8_t ask(PGM_P title, PGM_P line) {
   header(title);
-  gfx::textP(4, 20, line1);
-  gfx::textP(4, 27, line2);
+  gfx::textP(4, 24, line);
   gfx::textP(4, 44, PSTR("A: yes     B: no"));
   return buttons::justPressed(buttons::A) ? PLAY : buttons::justPressed(buttons::B) ? BACK : NONE;
 }
@@ -182,7 +181,7 @@ uint8_t settings() {
 
 uint8_t stats() {
   if (confirm) {
-    uint8_t r = ask(PSTR("RESET STATS"), PSTR("Erase the stats of every"), PSTR("AI level?"));
+    uint8_t r = ask(PSTR("RESET STATS?"), PSTR("The stats of every level go."));
     if (r == PLAY) prefs::resetStats();
     if (r != NONE) confirm = false;
     return NONE;

@@ -26,7 +26,7 @@ uint8_t settings();
 uint8_t stats();
 
 // A question before something is lost: A answers yes (PLAY), B no (BACK).
-uint8_t ask(PGM_P title, PGM_P line1, PGM_P line2);
+uint8_t ask(PGM_P title, PGM_P line);
 
 // Scrolling text pages.
 uint8_t rules();

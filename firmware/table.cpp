@@ -23,7 +23,9 @@ constexpr int16_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
 constexpr uint8_t SHOW = 48, SLIDE = 32, SHOW_FAST = 16, FRESH = 60;  // frames (60 a second)
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
 constexpr int16_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
-constexpr int16_t TRICK_X[2] = {48, 66}, TRICK_Y[2] = {12, 8};  // each seat's card in the trick
+// Seat 0's card in the trick down and left, seat 1's up and right.
+int16_t trickX(uint8_t seat) { return seat ? 66 : 48; }
+int16_t trickY(uint8_t seat) { return seat ? 8 : 12; }
 
 // Seat 0's cards in display order (suits by style, high ranks first), but
 // `skip`: the card it draws while the trick that brings it is still on show.
@@ -212,10 +214,10 @@ void View::draw(const Game& g) {
     cards[g.leader] = g.lead;
   }
   for (uint8_t seat = 2; seat--;)
-    if (cards[seat] != NO_CARD) drawCard(TRICK_X[seat], TRICK_Y[seat], cards[seat]);
+    if (cards[seat] != NO_CARD) drawCard(trickX(seat), trickY(seat), cards[seat]);
   if (done) {  // the winner's card framed
     uint8_t w = g.last.winner;
-    gfx::rect(TRICK_X[w] - 1, TRICK_Y[w] - 1, 18, 26);
+    gfx::rect(trickX(w) - 1, trickY(w) - 1, 18, 26);
   }
   if (trickT && !showing()) {  // the face-up card slides to the winner: up right, or down to the hand
     int16_t p = SLIDE - trickT;  // 0 .. SLIDE - 1
@@ -243,7 +245,7 @@ void View::draw(const Game& g) {
   for (uint8_t i = 0; i < n; i++, x += step) {
     uint8_t c = hand[i];
     bool sel = myTurn && i == selected;
-    int16_t y = sel ? (armed ? ARMED_Y : RAISED_Y) : follow && !isLegal(g, c) ? LOWERED_Y : HAND_Y;
+    int16_t y = sel ? (armed ? ARMED_Y : RAISED_Y) : follow && suitOf(c) != suitOf(g.lead) ? LOWERED_Y : HAND_Y;
     drawCard(sel ? x + shake : x, y, c);
     if (freshT && c == fresh) gfx::fillRect(x + 1, y + 1, 7, 15, gfx::INVERT);  // the card just drawn: its corner inverted
   }
