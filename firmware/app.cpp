@@ -24,11 +24,8 @@ namespace {
 using namespace whist;
 
 enum Screen : uint8_t {
-  TITLE = 1, MENU, TABLE, PAUSE, HAND_END, GAME_OVER, SETTINGS, STATS, RULES, CREDITS, DEAL, AUTO, CONFIRM
+  TITLE = 1, MENU, TABLE, PAUSE, HAND_END, GAME_OVER, SETTINGS, STATS, RULES, CREDITS, DEAL, AUTO
 };
-// What CONFIRM asks before: leaving the table (the hand in progress is lost),
-// or a new game over a saved one.
-enum Ask : uint8_t { ASK_LEAVE, ASK_NEW };
 
 const uint16_t SND_PLAY[] PROGMEM = {1568, 16, 0, 0};
 const uint16_t SND_BOUNCE[] PROGMEM = {196, 48, 0, 0};
@@ -45,9 +42,8 @@ Screen screen;
 uint8_t wait;        // frames left before the next automatic step
 uint16_t idle;       // frames on the title without a button
 bool demo;           // the AUTO game is the title's demo: any button ends it
-uint32_t lastSeed;   // offered by the deal-number screen; the new game CONFIRM asks about
+uint32_t lastSeed;   // offered by the deal-number screen
 bool saved;          // a saved game exists (read by toMenu)
-Ask asking;
 uint8_t settingsRow; // where the settings cursor was left
 bool hidden;         // a hand played on the buttons is under way: its trace waits for its end
 
@@ -65,13 +61,8 @@ void serialSink(char c) {
 }
 
 bool fast() { return prefs::value(prefs::OPT_SPEED); }
-// Frames before the computer plays: longer before the first lead of a stage,
-// so its notice ("Stage 2: no more drawing") can be read.
-uint8_t aiDelay() {
-  if (fast()) return 8;
-  bool first = game.lead == NO_CARD && (game.trickNo == 0 || game.trickNo == handSize(game));
-  return first ? 90 : 24;
-}
+// Frames before the computer plays (a stage's notice stays through its first trick).
+uint8_t aiDelay() { return fast() ? 8 : 24; }
 
 // While the computer searches, the screen is refreshed whenever a frame is
 // due (whist::setThinkHook), so it never freezes: the whole table once, then
@@ -117,13 +108,13 @@ void newGame(uint32_t seed, uint8_t p0, uint8_t p1) {
   deal();
 }
 
+// A new game; over a saved one only at a second A (screens::warn says why).
 void startHumanGame(uint32_t seed) {
-  lastSeed = seed;
-  if (saved) {  // asks first: this loses the saved game
-    asking = ASK_NEW;
-    setScreen(CONFIRM);
+  if (saved && !screens::warn) {
+    screens::warn = true;
     return;
   }
+  screens::warn = false;
   newGame(seed, PLAYER_HUMAN, prefs::value(prefs::OPT_AI));
   toTable(TABLE);
 }
@@ -133,20 +124,7 @@ void toMenu() {
   setScreen(MENU);
 }
 
-void stepConfirm() {
-  bool leave = asking == ASK_LEAVE;
-  uint8_t r = screens::ask(leave ? PSTR("LEAVE THIS GAME?") : PSTR("NEW GAME?"),
-                           leave ? PSTR("The hand in progress is lost.") : PSTR("The saved game will be lost."));
-  if (r == screens::NONE) return;
-  if (leave) {
-    if (r == screens::BACK) setScreen(PAUSE);
-    else toMenu();
-  } else {
-    saved = r == screens::BACK;
-    if (saved) toMenu();
-    else startHumanGame(lastSeed);  // newGame() overwrites the save at the hand's end
-  }
-}
+
 
 // Plays card c for whoever is to move and reacts to what it finished.
 void playCard(uint8_t c) {
@@ -394,16 +372,14 @@ void loop() {
       break;
     case PAUSE:
       view.draw(game);
-      table::drawPause(game);
+      table::drawPause(game, screens::warn);
       if (buttons::justPressed(buttons::A)) {
+        screens::warn = false;
         setScreen(TABLE);
-      } else if (buttons::justPressed(buttons::B)) {
-        asking = ASK_LEAVE;
-        setScreen(CONFIRM);
+      } else if (buttons::justPressed(buttons::B)) {  // leaves at the second B: the hand is lost
+        if (screens::warn) toMenu();
+        else screens::warn = true;
       }
-      break;
-    case CONFIRM:
-      stepConfirm();
       break;
     case AUTO:
       stepAuto();

@@ -28,8 +28,9 @@ bool confirm;  // stats: waiting for the reset to be confirmed
 uint8_t items[7];
 uint8_t digits[10];
 
-// An inverted bar across the top with the page's title.
+// An inverted bar across the top with the page's title (or the warning).
 void header(PGM_P title) {
+  if (warn) title = PSTR("A again: the saved game is lost");
   gfx::fillRect(0, 0, 128, 7);
   gfx::textP(1, 1, title, gfx::BLACK);
 }
@@ -50,16 +51,13 @@ int8_t horizontal() {
 void moveCursor(uint8_t n) {
   int8_t d = vertical();
   if (!d) return;
+  warn = false;
   cursor = (cursor + n + d) % n;
   sound::play(SND_MOVE);
 }
 
 const char MENU_TEXT[] PROGMEM = "Play\0Continue\0Deal number\0Settings\0Stats\0How to play\0Credits";
 const char SETTING_TEXT[] PROGMEM = "Game\0Scoring\0Target\0AI level\0Speed\0Suit order\0Single click\0Sound";
-// One line on each setting, shown in the title bar (the AI level's is its own).
-const char SETTING_HINTS[] PROGMEM =
-    "A pack of 52 or 28 cards\0Which tricks score\0Points to win the game\0\0"
-    "Fast: a quicker table\0How your hand is sorted\0Off: A lifts, A plays\0Beeps on or off";
 
 // The n-th of a run of PROGMEM strings separated by NULs.
 PGM_P nth(PGM_P list, uint8_t n) {
@@ -69,14 +67,14 @@ PGM_P nth(PGM_P list, uint8_t n) {
   return list;
 }
 
-// The lines of texts ids[0, n) (generated, packed: text.h), an empty line
-// between two texts; draws those from `first` on as the page's rows (none
+// The lines of texts ids[0, n) (generated, packed: text.h), each text from
+// the top of a page; draws those from `first` on as the page's rows (none
 // when first is past the end) and returns how many lines there are.
 uint8_t lines(const uint8_t* ids, uint8_t n, uint8_t first) {
   char buf[LINE_CHARS + 1];
   uint8_t line = 0;
   for (uint8_t t = 0; t < n; t++) {
-    if (t) line++;  // the empty line between two texts
+    line = (line + TEXT_ROWS - 1) / TEXT_ROWS * TEXT_ROWS;  // a text starts a page
     text::Reader r;
     text::open(r, ids[t]);
     uint8_t i = 0;
@@ -97,23 +95,30 @@ uint8_t lines(const uint8_t* ids, uint8_t n, uint8_t first) {
   return line;
 }
 
-// A scrolling page of text; UP/DOWN scroll, A or B leave.
+// Text in pages, one press a page (`scroll` is the page): A, DOWN or RIGHT
+// the next (A leaves from the last), UP or LEFT the one before, B leaves.
 uint8_t page(PGM_P title, const uint8_t* ids, uint8_t n) {
-  uint8_t count = lines(ids, n, 0xFF);
-  uint8_t maxScroll = count > TEXT_ROWS ? count - TEXT_ROWS : 0;
-  int8_t d = vertical();
+  uint8_t pages = (lines(ids, n, 0xFF) + TEXT_ROWS - 1) / TEXT_ROWS;
+  int8_t d = vertical() + horizontal();
+  if (buttons::justPressed(buttons::A)) {
+    if (scroll + 1 == pages) return BACK;
+    d = 1;
+  }
   if (d < 0 && scroll) scroll--;
-  if (d > 0 && scroll < maxScroll) scroll++;
+  if (d > 0 && scroll + 1 < pages) scroll++;
   header(title);
-  lines(ids, n, scroll);
-  if (scroll) gfx::textP(122, 1, PSTR("^"), gfx::BLACK);
-  if (scroll < maxScroll) gfx::textP(122, 58, PSTR("v"));
-  return buttons::justPressed(buttons::A | buttons::B) ? BACK : NONE;
+  lines(ids, n, scroll * TEXT_ROWS);
+  char at[] = {char('1' + scroll), '/', char('0' + pages), 0};  // "2/4" (fewer than 10 pages)
+  gfx::text(116, 1, at, gfx::BLACK);
+  return buttons::justPressed(buttons::B) ? BACK : NONE;
 }
 
 }  // namespace
 
+bool warn;
+
 void openMenu(bool canContinue) {
+  warn = false;
   uint8_t want = lastItem == 0xFF ? CONTINUE : lastItem;
   count = cursor = 0;
   for (uint8_t i = PLAY; i <= CREDITS; i++)
@@ -157,7 +162,14 @@ uint8_t settings() {
     change(cursor, d);
     sound::play(SND_MOVE);
   }
-  header(cursor == OPT_AI ? levelHint(value(OPT_AI)) : nth(SETTING_HINTS, cursor));
+  // the title bar: what the selected row does (the AI level: what that level does)
+  char hint[LINE_CHARS + 1];
+  text::Reader r;
+  text::open(r, cursor == OPT_AI ? text::level(value(OPT_AI)) : text::setting(cursor));
+  uint8_t n = 0;
+  while ((hint[n] = text::next(r))) n++;
+  gfx::fillRect(0, 0, 128, 7);
+  gfx::text(1, 1, hint, gfx::BLACK);
   for (uint8_t i = 0; i < NUM_ITEMS; i++) {
     int16_t y = rowY(i);
     uint8_t v = value(i);
@@ -226,6 +238,7 @@ uint8_t credits() {
 }
 
 void openDeal(uint32_t seed) {
+  warn = false;
   for (int8_t i = 9; i >= 0; i--) {
     digits[i] = seed % 10;
     seed /= 10;

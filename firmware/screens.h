@@ -27,6 +27,9 @@ uint8_t stats();
 
 // A question before something is lost: A answers yes (PLAY), B no (BACK).
 uint8_t ask(PGM_P title, PGM_P line);
+// Set when the next A loses the saved game (Play or a deal over a save): the
+// title bar says so until the menu moves or is left.
+extern bool warn;
 
 // Scrolling text pages.
 uint8_t rules();

@@ -65,17 +65,18 @@ void message(const Game& g, const View& v) {
     msg = PSTR("Last trick");
   } else if (v.note) {
     msg = PSTR("You must follow suit");
-  } else if (v.trickT && !v.showing()) {  // the face-up card goes to the winner
-    x = gfx::textP(0, 0, seatName(g, 1 - g.last.winner));
-    msg = g.last.winner == 1 && human(g) ? PSTR(" draw a hidden card") : PSTR(" draws a hidden card");
-  } else if (v.trickT) {
-    x = gfx::textP(0, 0, seatName(g, g.last.winner));
-    msg = g.last.winner == 0 && human(g) ? PSTR(" take the trick") : PSTR(" takes the trick");
+  } else if (v.trickT) {  // the winner, then the loser drawing as the face-up card goes to the winner
+    bool drawing = !v.showing();
+    uint8_t who = g.last.winner ^ drawing;
+    x = gfx::textP(0, 0, seatName(g, who));
+    bool you = who == 0 && human(g);
+    msg = drawing ? (you ? PSTR(" draw a hidden card") : PSTR(" draws a hidden card"))
+                  : (you ? PSTR(" take the trick") : PSTR(" takes the trick"));
   } else if (v.handOver) {
     msg = PSTR("Hand over");
   } else if (!stockLeft(g) && g.trickNo == handSize(g)) {
     msg = PSTR("Stage 2: no more drawing");
-  } else if (g.trickNo == 0 && g.lead == NO_CARD) {
+  } else if (g.trickNo == 0) {
     msg = g.mode == MODE_LOW ? PSTR("Low hand: fewest tricks win") : PSTR("Stage 1: play for the top card");
   } else if (!human(g) || turn(g) != 0) {
     x = gfx::textP(0, 0, seatName(g, turn(g)));
@@ -87,10 +88,6 @@ void message(const Game& g, const View& v) {
     msg = g.lead == NO_CARD ? PSTR("Your lead") : PSTR("Your turn");
   }
   gfx::textP(x, 0, msg);
-  if (v.demo) {
-    gfx::fillRect(109, 0, 19, 7);
-    gfx::textP(111, 1, PSTR("DEMO"), gfx::BLACK);
-  }
 }
 
 // Whose turn, tricks and total points per seat; the opponent's cards. The
@@ -225,6 +222,10 @@ void View::draw(const Game& g) {
     drawCard(3 + p * (up ? 3 : 2), 10 + (up ? -p : p), g.last.take);
   }
   panel(g, *this);
+  if (demo) {  // the title's demo says so
+    gfx::fillRect(109, 0, 19, 7);
+    gfx::textP(111, 1, PSTR("DEMO"), gfx::BLACK);
+  }
   // seat 0's hand (face up only when a person holds it)
   uint8_t hand[MAX_HAND + 1];
   uint8_t n = sortedHand(g, suitStyle, hand, before ? fresh : NO_CARD);
@@ -254,16 +255,14 @@ void View::draw(const Game& g) {
 // Who won the hand and by how much, each stage's tricks, the tricks that
 // counted, points and totals, and what the buttons do next.
 void drawHandEnd(const Game& g) {
-  int8_t w = g.points[0] ? 0 : g.points[1] ? 1 : -1;
-  int16_t x = gfx::textP(0, 0, PSTR("Hand "));
-  x = gfx::number(x, 0, g.handNo);
-  if (w < 0) {
-    gfx::textP(x, 0, PSTR(": no points"));
+  // "Hand 2: You scored 3 points" / "Hand 2: no points"
+  uint8_t w = g.points[0] ? 0 : 1;
+  int16_t x = gfx::number(gfx::textP(0, 0, PSTR("Hand ")), 0, g.handNo);
+  if (g.points[w]) {
+    x = gfx::textP(gfx::textP(x, 0, PSTR(": ")), 0, seatName(g, w));
+    gfx::textP(gfx::number(gfx::textP(x, 0, PSTR(" scored ")), 0, g.points[w]), 0, PSTR(" points"));
   } else {
-    x = gfx::textP(x, 0, PSTR(": "));
-    x = gfx::textP(x, 0, seatName(g, w));
-    x = gfx::textP(x, 0, w == 0 && human(g) ? PSTR(" score ") : PSTR(" scores "));
-    gfx::textP(gfx::number(x, 0, g.points[w]), 0, g.points[w] == 1 ? PSTR(" point") : PSTR(" points"));
+    gfx::textP(x, 0, PSTR(": no points"));
   }
   gfx::hline(0, 7, 128);
   gfx::textP(56, 9, seatName(g, 0));
@@ -308,7 +307,7 @@ void drawGameOver(const Game& g) {
   gfx::textP(0, 58, PSTR("A: menu"));
 }
 
-void drawPause(const Game& g) {
+void drawPause(const Game& g, bool leaving) {
   gfx::fillRect(8, 10, 112, 40, gfx::BLACK);
   gfx::rect(8, 10, 112, 40);
   gfx::textP(12, 13, PSTR("Deal"));
@@ -318,7 +317,7 @@ void drawPause(const Game& g) {
   gfx::textP(48, 20, deckTitle(g.deck));
   gfx::textP(12, 27, scoringTitle(g.scoring, g.deck));
   gfx::textP(12, 34, levelName(g.who[1]));
-  gfx::textP(12, 42, PSTR("A: resume  B: menu"));
+  gfx::textP(12, 42, leaving ? PSTR("B again: leave, hand lost") : PSTR("A: resume  B: menu"));
 }
 
 }  // namespace table

@@ -53,6 +53,7 @@ void drawCard(int16_t x, int16_t y, uint8_t card);
 void drawHandEnd(const whist::Game& g);
 void drawGameOver(const whist::Game& g);
 // Over the table: the deal, the variant, and how to resume or leave.
-void drawPause(const whist::Game& g);
+// `leaving`: B was pressed once; a second B leaves and loses the hand in progress.
+void drawPause(const whist::Game& g, bool leaving);
 
 }  // namespace table

@@ -23,7 +23,7 @@ from ..engine.rules import Variant
 
 # Screen ids the firmware writes to GPIOR0 on each change (enum Screen in firmware/app.cpp).
 SCREENS = ("title", "menu", "table", "pause", "hand_end", "game_over", "settings", "stats", "rules", "credits",
-           "deal", "auto", "confirm")
+           "deal", "auto")
 SCREEN = {name: i + 1 for i, name in enumerate(SCREENS)}
 # Main-menu entries in order; "continue" is listed only with a saved game.
 MENU = ("play", "continue", "deal", "settings", "stats", "rules", "credits")
