@@ -70,6 +70,8 @@ PGM_P nth(PGM_P list, uint8_t n) {
 // The lines of texts ids[0, n) (generated, packed: text.h), each text from
 // the top of a page; draws those from `first` on as the page's rows (none
 // when first is past the end) and returns how many lines there are.
+int8_t shift;                  // lines(): rows moved up or down by this many pixels,
+gfx::Color ink = gfx::WHITE;   // in this colour
 uint8_t lines(const uint8_t* ids, uint8_t n, uint8_t first) {
   char buf[LINE_CHARS + 1];
   uint8_t line = 0;
@@ -87,7 +89,7 @@ uint8_t lines(const uint8_t* ids, uint8_t n, uint8_t first) {
       buf[i] = 0;
       i = 0;
       uint8_t row = line - first;
-      if (line >= first && row < TEXT_ROWS) gfx::text(0, rowY(row), buf);
+      if (line >= first && row < TEXT_ROWS) gfx::text(0, rowY(row) + shift, buf, ink);
       line++;
       if (!c) break;
     }
@@ -163,13 +165,13 @@ uint8_t settings() {
     sound::play(SND_MOVE);
   }
   // the title bar: what the selected row does (the AI level: what that level does)
-  char hint[LINE_CHARS + 1];
-  text::Reader r;
-  text::open(r, cursor == OPT_AI ? text::level(value(OPT_AI)) : text::setting(cursor));
-  uint8_t n = 0;
-  while ((hint[n] = text::next(r))) n++;
   gfx::fillRect(0, 0, 128, 7);
-  gfx::text(1, 1, hint, gfx::BLACK);
+  uint8_t hint = cursor == OPT_AI ? text::level(value(OPT_AI)) : text::setting(cursor);
+  shift = 1 - TOP;
+  ink = gfx::BLACK;
+  lines(&hint, 1, 0);
+  shift = 0;
+  ink = gfx::WHITE;
   for (uint8_t i = 0; i < NUM_ITEMS; i++) {
     int16_t y = rowY(i);
     uint8_t v = value(i);

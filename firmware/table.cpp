@@ -65,13 +65,9 @@ void message(const Game& g, const View& v) {
     msg = PSTR("Last trick");
   } else if (v.note) {
     msg = PSTR("You must follow suit");
-  } else if (v.trickT) {  // the winner, then the loser drawing as the face-up card goes to the winner
-    bool drawing = !v.showing();
-    uint8_t who = g.last.winner ^ drawing;
-    x = gfx::textP(0, 0, seatName(g, who));
-    bool you = who == 0 && human(g);
-    msg = drawing ? (you ? PSTR(" draw a hidden card") : PSTR(" draws a hidden card"))
-                  : (you ? PSTR(" take the trick") : PSTR(" takes the trick"));
+  } else if (v.trickT) {  // then the face-up card goes to the winner, the card drawn is marked
+    x = gfx::textP(0, 0, seatName(g, g.last.winner));
+    msg = g.last.winner == 0 && human(g) ? PSTR(" take the trick") : PSTR(" takes the trick");
   } else if (v.handOver) {
     msg = PSTR("Hand over");
   } else if (!stockLeft(g) && g.trickNo == handSize(g)) {
@@ -90,20 +86,18 @@ void message(const Game& g, const View& v) {
   gfx::textP(x, 0, msg);
 }
 
-// Whose turn, tricks and total points per seat; the opponent's cards. The
-// tricks are those the scoring counts: all of them ("Tk"), or under scorings
-// that count stage 2 only, the stage's own ("S1", then "S2").
+// Whose turn, the tricks that count under the scoring in use ("Tk": all of
+// them, or "S2": stage 2's alone) and total points per seat; the opponent's cards.
 void panel(const Game& g, const View& v) {
   bool all = countsStage1(g);
-  uint8_t stage = g.trickNo >= handSize(g);
-  gfx::textP(TRICKS_X, 7, all ? PSTR("Tk") : stage ? PSTR("S2") : PSTR("S1"));
+  gfx::textP(TRICKS_X, 7, all ? PSTR("Tk") : PSTR("S2"));
   gfx::textP(POINTS_X, 7, PSTR("Pt"));
   for (uint8_t row = 0; row < 2; row++) {
     uint8_t seat = 1 - row;
     int16_t y = 14 + row * 7;
     if (!v.handOver && !v.trickT && turn(g) == seat) gfx::textP(PANEL_X - 5, y, PSTR(">"));
     gfx::textP(PANEL_X, y, seatName(g, seat));
-    gfx::number(TRICKS_X, y, g.won[stage][seat] + (all ? g.won[0][seat] : 0));
+    gfx::number(TRICKS_X, y, g.won[1][seat] + (all ? g.won[0][seat] : 0));
     gfx::number(POINTS_X, y, g.total[seat]);
   }
   int16_t x = gfx::textP(PANEL_X - 2, 27, seatName(g, 1));
@@ -216,10 +210,9 @@ void View::draw(const Game& g) {
     uint8_t w = g.last.winner;
     gfx::rect(trickX(w) - 1, trickY(w) - 1, 18, 26);
   }
-  if (trickT && !showing()) {  // the face-up card slides to the winner: up right, or down to the hand
-    int16_t p = SLIDE - trickT;  // 0 .. SLIDE - 1
+  if (trickT && !showing()) {  // the face-up card on its way to the winner: up right, or down to the hand
     bool up = g.last.winner;
-    drawCard(3 + p * (up ? 3 : 2), 10 + (up ? -p : p), g.last.take);
+    drawCard(up ? 92 : 40, up ? -8 : 28, g.last.take);
   }
   panel(g, *this);
   if (demo) {  // the title's demo says so
