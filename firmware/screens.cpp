@@ -152,7 +152,7 @@ uint8_t ask(PGM_P title, PGM_P line) {
   header(title);
   gfx::textP(4, 24, line);
   gfx::textP(4, 44, PSTR("A: yes     B: no"));
-  return buttons::justPressed(buttons::A) ? PLAY : buttons::justPressed(buttons::B) ? BACK : NONE;
+  return buttons::justPressed(buttons::A) ? uint8_t(PLAY) : buttons::justPressed(buttons::B) ? BACK : NONE;
 }
 
 uint8_t settings() {

@@ -114,6 +114,8 @@ def test_a_hand_on_the_buttons_reads_as_a_player_expects(firmware_hex):
         dev.read()
         assert dev.log[:len(header)] == header
         hand = [x for x in dev.log[len(header):].splitlines() if x and not x.startswith("#")]
-        want = game.want[1:game.want.index(next(x for x in game.want if x.startswith("score "))) + 1]
+        score = game.want.index(next(x for x in game.want if x.startswith("score ")))
+        last = score + 1 if game.want[score + 1:] and game.want[score + 1].startswith("end ") else score
+        want = game.want[1:last + 1]  # with the "end" line when the hand ended the game
         assert hand == want  # the whole hand, hands and stock included, once it is over
         assert all(checks.values()), checks
