@@ -121,7 +121,7 @@ bool warn;
 
 void openMenu(bool canContinue) {
   warn = false;
-  uint8_t want = lastItem == 0xFF ? CONTINUE : lastItem;
+  uint8_t want = lastItem == 0xFF ? uint8_t(CONTINUE) : lastItem;
   count = cursor = 0;
   for (uint8_t i = PLAY; i <= CREDITS; i++)
     if (i != CONTINUE || canContinue) {
