@@ -2,7 +2,7 @@
 
 `make screenshots` (``python -m generator.screenshots HEX OUT_DIR``) walks the
 menus with the buttons, plays a game as a person would and saves each screen
-as a PNG plus an animated GIF of a few tricks. :class:`ButtonGame` is also
+as a PNG plus an animated GIF of one stage-1 trick at the normal speed. :class:`ButtonGame` is also
 what the UI tests use to play whole games through the buttons.
 """
 
@@ -220,7 +220,7 @@ class ButtonGame:
 
 
 def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
-    """Save the screens of a short game and the menus as PNGs, and a few tricks as a GIF.
+    """Save the screens of a short game and the menus as PNGs, and one stage-1 trick as a GIF.
 
     ``emulator`` picks the back-end (default avr8js; ProjectABE's pictures are its canvas).
     """
@@ -254,17 +254,6 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
         game.play_hand(tricks=2)
         dev.run(30)
         shot(dev, "table")
-        # a few tricks as a GIF: the device plays on while the emulator records
-        pictures = []
-        for _ in range(3):
-            before = emu.frames
-            game.play_hand(tricks=1)
-            pictures += [emu.screen()]  # the trick on show
-            pictures += emu.play(20, record=True)
-            assert emu.frames > before
-        gif = out / "tricks.gif"
-        save_gif(pictures, gif, frame_ms=40, scale=scale)
-        saved.append(gif)
         game.play_hand()
         dev.wait_serial("score ")
         dev.wait_screen("hand_end")
@@ -275,6 +264,19 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
         dev.tap("A")
         dev.menu("stats")
         shot(dev, "stats")
+
+    # one stage-1 trick at the normal speed, from the card played to the draw (avr8js records frames)
+    with Emulator(hex_path, adc_seed=5) as emu:
+        dev = Device(emu)
+        dev.boot()
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        game.play_hand(tricks=2)
+        pictures = [emu.screen()] + emu.play(150, record=True)
+        gif = out / "trick.gif"
+        save_gif(pictures, gif, frame_ms=20, scale=scale)
+        saved.append(gif)
     return saved
 
 
