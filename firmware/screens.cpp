@@ -30,7 +30,7 @@ uint8_t digits[10];
 
 // An inverted bar across the top with the page's title (or the warning).
 void header(PGM_P title) {
-  if (warn) title = PSTR("A again: the saved game is lost");
+  if (warn) title = PSTR("A again: saved game is lost");
   gfx::fillRect(0, 0, 128, 7);
   gfx::textP(1, 1, title, gfx::BLACK);
 }
@@ -146,7 +146,6 @@ void openList(uint8_t first) {
   confirm = false;
 }
 
-uint8_t row() { return cursor; }
 
 uint8_t ask(PGM_P title, PGM_P line) {
   header(title);

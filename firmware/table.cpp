@@ -280,7 +280,7 @@ void drawHandEnd(const Game& g) {
     gfx::bitmap(108, 22, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
     gfx::textP(110, 40, seatName(g, g.winner));
   }
-  gfx::textP(0, 58, g.winner == NO_WINNER ? PSTR("A: next hand   B: menu (saved)") : PSTR("A: the result"));
+  gfx::textP(0, 58, g.winner == NO_WINNER ? PSTR("A: next hand   B: menu") : PSTR("A: the result"));
 }
 
 void drawGameOver(const Game& g) {
