@@ -43,6 +43,8 @@ uint8_t wait;        // frames left before the next automatic step
 uint16_t idle;       // frames on the title without a button
 bool demo;           // the AUTO game is the title's demo: any button ends it
 uint32_t lastSeed;   // offered by the deal-number screen
+bool saved;          // a saved game exists (read by toMenu)
+bool hidden;         // a hand played on the buttons is under way: its trace waits for its end
 
 void setScreen(Screen s) {
   screen = s;
@@ -51,11 +53,15 @@ void setScreen(Screen s) {
 
 static_assert(hw::SERIAL_LINE_MAX == LINE_MAX, "the serial line buffer holds generator/codegen/protocol.py's LINE_MAX");
 
-void serialSink(char c) { Serial.write(c); }
+// Nothing of a hand played on the buttons leaves over USB before it is over
+// (replayHand sends it then): no card the player has not seen.
+void serialSink(char c) {
+  if (!hidden) Serial.write(c);
+}
 
 bool fast() { return prefs::value(prefs::OPT_SPEED); }
+// Frames before the computer plays (a stage's notice stays through its first trick).
 uint8_t aiDelay() { return fast() ? 8 : 24; }
-uint8_t trickShow() { return fast() ? 16 : 48; }
 
 // While the computer searches, the screen is refreshed whenever a frame is
 // due (whist::setThinkHook), so it never freezes: the whole table once, then
@@ -82,45 +88,59 @@ uint8_t aiMove() {
 
 void toTable(Screen s) {
   view.reset(prefs::value(prefs::OPT_SUITS));
+  view.demo = demo && s == AUTO;
   wait = aiDelay();
   setScreen(s);
+}
+
+// Deals the next hand; a person's hand keeps its trace back until it is over.
+void deal() {
+  hidden = game.who[0] == PLAYER_HUMAN;
+  beginHand(game);
 }
 
 void newGame(uint32_t seed, uint8_t p0, uint8_t p1) {
   using namespace prefs;
   lastSeed = seed;
+  hidden = false;
   beginGame(game, seed, value(OPT_GAME), value(OPT_SCORING), target(), p0, p1);
-  beginHand(game);
+  deal();
 }
 
+// A new game; over a saved one only at a second A (screens::warn says why).
 void startHumanGame(uint32_t seed) {
-  prefs::eraseGame();
+  if (saved && !screens::warn) {
+    screens::warn = true;
+    return;
+  }
+  screens::warn = false;
   newGame(seed, PLAYER_HUMAN, prefs::value(prefs::OPT_AI));
   toTable(TABLE);
 }
 
 void toMenu() {
-  screens::openMenu(prefs::loadGame(game));
+  screens::openMenu(saved = prefs::loadGame(game));
   setScreen(MENU);
 }
+
+
 
 // Plays card c for whoever is to move and reacts to what it finished.
 void playCard(uint8_t c) {
   uint8_t mover = turn(game);
   uint8_t r = play(game, c);
-  view.played(game, r);
+  view.played(game, r, fast());
   bool person = game.who[0] == PLAYER_HUMAN;
+  wait = aiDelay();  // after the view's pace of a finished trick, if the computer is next
   if (r & TRICK_DONE) {
-    wait = trickShow();
     uint8_t up = upcard(game);
     if (up != NO_CARD && suitOf(up) == game.trump) {
-      view.pulse = wait;
+      view.pulse = view.trickT;
       sound::play(SND_TRUMP);
     } else if (game.last.winner == 0 && person) {
       sound::play(SND_TRICK);
     }
   } else {
-    wait = aiDelay();
     if (mover == 1 && suitOf(c) == game.trump && person) {
       view.pulse = wait;
       sound::play(SND_TRUMP);
@@ -129,35 +149,47 @@ void playCard(uint8_t c) {
     }
   }
   if ((r & HAND_DONE) && screen == TABLE) {
+    hidden = false;
+    replayHand(game);
     prefs::recordHand(game);
     if (game.winner == NO_WINNER) prefs::storeGame(game);
     else prefs::eraseGame();
   }
 }
 
-// One step of the human's table: the buttons or the computer's move.
+// One step of the human's table: the buttons or the computer's move. A press
+// made while the table is busy (the computer's pause, a finished trick on
+// show) is kept, the last one, and acted on when the player's turn comes.
 void stepTable() {
   view.review = buttons::pressed(buttons::B);
   if (buttons::justPressed(buttons::UP)) {
     setScreen(PAUSE);
     return;
   }
-  if (wait) {  // A skips the pause, and only that
-    wait = buttons::justPressed(buttons::A) ? 0 : wait - 1;
-    if (!wait) view.clearTrick();
-    return;
-  }
+  for (uint8_t b = buttons::RIGHT; b <= buttons::A; b <<= 1)
+    if (b != buttons::DOWN && buttons::justPressed(b)) {
+      view.pending = b;
+      view.note = 0;  // a press ends the message
+    }
+  if (view.step()) return;
   if (view.handOver) {
     setScreen(HAND_END);
     return;
   }
   if (turn(game) != 0) {
-    playCard(aiMove());
+    if (wait) wait--;
+    else playCard(aiMove());
     return;
   }
-  if (buttons::justPressed(buttons::LEFT)) view.move(game, -1);
-  if (buttons::justPressed(buttons::RIGHT)) view.move(game, 1);
-  if (buttons::justPressed(buttons::A)) {
+  if (!view.aimed) {
+    view.aim(game);
+    GPIOR0 = MARK_TURN;
+  }
+  uint8_t press = view.pending;
+  view.pending = 0;
+  if (press == buttons::LEFT) view.move(game, -1);
+  if (press == buttons::RIGHT) view.move(game, 1);
+  if (press == buttons::A) {
     uint8_t c = view.selectedCard(game);
     if (!isLegal(game, c)) {
       view.bounce();
@@ -176,9 +208,9 @@ void stepAuto() {
     setScreen(TITLE);
     return;
   }
+  if (view.step()) return;
   if (wait) {
     wait--;
-    if (!wait) view.clearTrick();
     return;
   }
   if (view.handOver) {
@@ -186,7 +218,7 @@ void stepAuto() {
       setScreen(TITLE);
       return;
     }
-    beginHand(game);
+    deal();
     toTable(AUTO);
     return;
   }
@@ -196,6 +228,7 @@ void stepAuto() {
 // Starts a computer-vs-computer game asked for on USB serial.
 void startSerialGame(const PlayCommand& cmd) {
   demo = false;
+  hidden = false;
   idle = 0;  // serial games are activity: the title's demo must not start between them
   beginGame(game, cmd.seed, cmd.deck, cmd.scoring, cmd.target, cmd.p0, cmd.p1);
   if (cmd.fast) {  // the whole game now, without frames
@@ -216,12 +249,20 @@ void startSerialGame(const PlayCommand& cmd) {
   toTable(AUTO);
 }
 
+// An error line for the host, even during a hand whose trace is kept back.
+void reply(uint8_t err) {
+  bool h = hidden;
+  hidden = false;
+  printError(err);
+  hidden = h;
+}
+
 void pollSerial() {
   bool overlong;
   const char* line = hw::serialLine(&overlong);
   if (!line) return;
   if (overlong) {
-    printError(ERROR_LONG);
+    reply(ERROR_LONG);
     return;
   }
   if (!strcmp_P(line, PSTR("stack"))) {  // a test hook: the stack's high-water mark
@@ -233,7 +274,7 @@ void pollSerial() {
   }
   PlayCommand cmd;
   uint8_t err = parsePlay(line, cmd);
-  if (err) printError(err);
+  if (err) reply(err);
   else startSerialGame(cmd);
 }
 
@@ -258,7 +299,7 @@ void stepMenu() {
     case screens::BACK: setScreen(TITLE); break;
     case screens::PLAY: startHumanGame(hw::randomSeed()); break;
     case screens::CONTINUE:  // toMenu() loaded the saved game
-      beginHand(game);
+      deal();
       lastSeed = game.seed;
       toTable(TABLE);
       break;
@@ -281,7 +322,7 @@ void endHand() {
     sound::play(game.winner == 0 ? SND_WIN : SND_LOSE);
     setScreen(GAME_OVER);
   } else {
-    beginHand(game);
+    deal();
     toTable(TABLE);
   }
 }
@@ -329,9 +370,14 @@ void loop() {
       break;
     case PAUSE:
       view.draw(game);
-      table::drawPause(game);
-      if (buttons::justPressed(buttons::A)) setScreen(TABLE);
-      else if (buttons::justPressed(buttons::B)) toMenu();
+      table::drawPause(game, screens::warn);
+      if (buttons::justPressed(buttons::A)) {
+        screens::warn = false;
+        setScreen(TABLE);
+      } else if (buttons::justPressed(buttons::B)) {  // leaves at the second B: the hand is lost
+        if (screens::warn) toMenu();
+        else screens::warn = true;
+      }
       break;
     case AUTO:
       stepAuto();

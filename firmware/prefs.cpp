@@ -43,7 +43,7 @@ void begin() {
   bool ok = save::load(SETTINGS_AT, TAG_SETTINGS, &settings, sizeof settings);
   for (uint8_t i = 0; i < OPT_SOUND; i++) ok = ok && settings.v[i] < choices(i);
   if (!ok) {
-    const Settings defaults = {{DEFAULT_DECK, DEFAULT_SCORING, defaultTarget(), DEFAULT_PLAYER, 0, SUITS_ALTERNATE, 1}};
+    const Settings defaults = {{DEFAULT_DECK, DEFAULT_SCORING, defaultTarget(), DEFAULT_LEVEL, 0, SUITS_ALTERNATE, 1}};
     settings = defaults;
   }
 }

@@ -23,14 +23,16 @@ constexpr uint8_t TEXT_ROWS = (64 - TOP) / ROW_H;
 constexpr uint8_t LINE_CHARS = 32;
 
 uint8_t cursor, scroll, count;
+uint8_t lastItem = 0xFF;  // the main menu's last choice (none yet)
 bool confirm;  // stats: waiting for the reset to be confirmed
 uint8_t items[7];
 uint8_t digits[10];
 
-// An inverted bar across the top with the page's title.
+// An inverted bar across the top with the page's title (or the warning).
 void header(PGM_P title) {
+  if (warn) title = PSTR("A again: saved game is lost");
   gfx::fillRect(0, 0, 128, 7);
-  gfx::textP(2, 1, title, gfx::BLACK);
+  gfx::textP(1, 1, title, gfx::BLACK);
 }
 
 // Row i of a list: the selected one inverted.
@@ -49,6 +51,7 @@ int8_t horizontal() {
 void moveCursor(uint8_t n) {
   int8_t d = vertical();
   if (!d) return;
+  warn = false;
   cursor = (cursor + n + d) % n;
   sound::play(SND_MOVE);
 }
@@ -64,14 +67,16 @@ PGM_P nth(PGM_P list, uint8_t n) {
   return list;
 }
 
-// The lines of texts ids[0, n) (generated, packed: text.h), an empty line
-// between two texts; draws those from `first` on as the page's rows (none
+// The lines of texts ids[0, n) (generated, packed: text.h), each text from
+// the top of a page; draws those from `first` on as the page's rows (none
 // when first is past the end) and returns how many lines there are.
+int8_t shift;                  // lines(): rows moved up or down by this many pixels,
+gfx::Color ink = gfx::WHITE;   // in this colour
 uint8_t lines(const uint8_t* ids, uint8_t n, uint8_t first) {
   char buf[LINE_CHARS + 1];
   uint8_t line = 0;
   for (uint8_t t = 0; t < n; t++) {
-    if (t) line++;  // the empty line between two texts
+    line = (line + TEXT_ROWS - 1) / TEXT_ROWS * TEXT_ROWS;  // a text starts a page
     text::Reader r;
     text::open(r, ids[t]);
     uint8_t i = 0;
@@ -84,7 +89,7 @@ uint8_t lines(const uint8_t* ids, uint8_t n, uint8_t first) {
       buf[i] = 0;
       i = 0;
       uint8_t row = line - first;
-      if (line >= first && row < TEXT_ROWS) gfx::text(0, rowY(row), buf);
+      if (line >= first && row < TEXT_ROWS) gfx::text(0, rowY(row) + shift, buf, ink);
       line++;
       if (!c) break;
     }
@@ -92,27 +97,37 @@ uint8_t lines(const uint8_t* ids, uint8_t n, uint8_t first) {
   return line;
 }
 
-// A scrolling page of text; UP/DOWN scroll, A or B leave.
+// Text in pages, one press a page (`scroll` is the page): A, DOWN or RIGHT
+// the next (A leaves from the last), UP or LEFT the one before, B leaves.
 uint8_t page(PGM_P title, const uint8_t* ids, uint8_t n) {
-  uint8_t count = lines(ids, n, 0xFF);
-  uint8_t maxScroll = count > TEXT_ROWS ? count - TEXT_ROWS : 0;
-  int8_t d = vertical();
+  uint8_t pages = (lines(ids, n, 0xFF) + TEXT_ROWS - 1) / TEXT_ROWS;
+  int8_t d = vertical() + horizontal();
+  if (buttons::justPressed(buttons::A)) {
+    if (scroll + 1 == pages) return BACK;
+    d = 1;
+  }
   if (d < 0 && scroll) scroll--;
-  if (d > 0 && scroll < maxScroll) scroll++;
+  if (d > 0 && scroll + 1 < pages) scroll++;
   header(title);
-  lines(ids, n, scroll);
-  if (scroll) gfx::textP(122, 1, PSTR("^"), gfx::BLACK);
-  if (scroll < maxScroll) gfx::textP(122, 58, PSTR("v"));
-  return buttons::justPressed(buttons::A | buttons::B) ? BACK : NONE;
+  lines(ids, n, scroll * TEXT_ROWS);
+  char at[] = {char('1' + scroll), '/', char('0' + pages), 0};  // "2/4" (fewer than 10 pages)
+  gfx::text(116, 1, at, gfx::BLACK);
+  return buttons::justPressed(buttons::B) ? BACK : NONE;
 }
 
 }  // namespace
 
+bool warn;
+
 void openMenu(bool canContinue) {
-  count = 0;
+  warn = false;
+  uint8_t want = lastItem == 0xFF ? uint8_t(CONTINUE) : lastItem;
+  count = cursor = 0;
   for (uint8_t i = PLAY; i <= CREDITS; i++)
-    if (i != CONTINUE || canContinue) items[count++] = i;
-  cursor = canContinue ? 1 : 0;  // Continue first when there is a game to continue
+    if (i != CONTINUE || canContinue) {
+      if (i == want) cursor = count;
+      items[count++] = i;
+    }
 }
 
 uint8_t menu() {
@@ -121,13 +136,22 @@ uint8_t menu() {
   for (uint8_t i = 0; i < count; i++) gfx::textP(4, rowY(i), nth(MENU_TEXT, items[i]));
   highlight(cursor);
   if (buttons::justPressed(buttons::B)) return BACK;
-  return buttons::justPressed(buttons::A) ? items[cursor] : NONE;
+  if (!buttons::justPressed(buttons::A)) return NONE;
+  return lastItem = items[cursor];
 }
 
 void openList(uint8_t first) {
   cursor = first;
   scroll = 0;
   confirm = false;
+}
+
+
+uint8_t ask(PGM_P title, PGM_P line) {
+  header(title);
+  gfx::textP(4, 24, line);
+  gfx::textP(4, 44, PSTR("A: yes     B: no"));
+  return buttons::justPressed(buttons::A) ? uint8_t(PLAY) : buttons::justPressed(buttons::B) ? BACK : NONE;
 }
 
 uint8_t settings() {
@@ -139,7 +163,14 @@ uint8_t settings() {
     change(cursor, d);
     sound::play(SND_MOVE);
   }
-  header(PSTR("SETTINGS"));
+  // the title bar: what the selected row does (the AI level: what that level does)
+  gfx::fillRect(0, 0, 128, 7);
+  uint8_t hint = cursor == OPT_AI ? text::level(value(OPT_AI)) : text::setting(cursor);
+  shift = 1 - TOP;
+  ink = gfx::BLACK;
+  lines(&hint, 1, 0);
+  shift = 0;
+  ink = gfx::WHITE;
   for (uint8_t i = 0; i < NUM_ITEMS; i++) {
     int16_t y = rowY(i);
     uint8_t v = value(i);
@@ -147,9 +178,9 @@ uint8_t settings() {
     PGM_P s;
     switch (i) {
       case OPT_GAME: s = deckTitle(v); break;
-      case OPT_SCORING: s = scoringTitle(v); break;
+      case OPT_SCORING: s = scoringTitle(v, value(OPT_GAME)); break;
       case OPT_TARGET: s = targetAt(v) ? nullptr : PSTR("Single hand"); break;
-      case OPT_AI: s = playerName(v); break;
+      case OPT_AI: s = levelName(v); break;
       case OPT_SPEED: s = v ? PSTR("Fast") : PSTR("Normal"); break;
       case OPT_SUITS: s = suitOrderTitle(v); break;
       default: s = v ? PSTR("On") : PSTR("Off");
@@ -163,16 +194,9 @@ uint8_t settings() {
 
 uint8_t stats() {
   if (confirm) {
-    header(PSTR("RESET STATS"));
-    gfx::textP(4, 20, PSTR("Erase the stats of every"));
-    gfx::textP(4, 27, PSTR("AI level?"));
-    gfx::textP(4, 44, PSTR("A: yes, reset   B: no"));
-    if (buttons::justPressed(buttons::A)) {
-      prefs::resetStats();
-      confirm = false;
-    } else if (buttons::justPressed(buttons::B)) {
-      confirm = false;
-    }
+    uint8_t r = ask(PSTR("RESET STATS?"), PSTR("The stats of every level go."));
+    if (r == PLAY) prefs::resetStats();
+    if (r != NONE) confirm = false;
     return NONE;
   }
   int8_t d = horizontal();
@@ -181,7 +205,7 @@ uint8_t stats() {
   prefs::loadStats(cursor, s);
   header(PSTR("STATS"));
   gfx::textP(40, 1, PSTR("<"), gfx::BLACK);
-  gfx::textP(48, 1, playerName(cursor), gfx::BLACK);
+  gfx::textP(48, 1, levelName(cursor), gfx::BLACK);
   gfx::textP(120, 1, PSTR(">"), gfx::BLACK);
   static const char LABELS[] PROGMEM = "Games\0Hands\0Slams\0Streak";
   static const char SECOND[] PROGMEM = "won\0won\0\0best";
@@ -215,6 +239,7 @@ uint8_t credits() {
 }
 
 void openDeal(uint32_t seed) {
+  warn = false;
   for (int8_t i = 9; i >= 0; i--) {
     digits[i] = seed % 10;
     seed /= 10;

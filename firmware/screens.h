@@ -3,6 +3,7 @@
 // draws one frame and says what the player chose; app.cpp moves between them.
 #pragma once
 #include <stdint.h>
+#include <avr/pgmspace.h>
 
 namespace screens {
 
@@ -11,8 +12,8 @@ constexpr uint8_t BACK = 0xFE;  // B: leave the screen
 
 enum MenuItem : uint8_t { PLAY, CONTINUE, DEAL, SETTINGS, STATS, RULES, CREDITS };
 
-// Main menu; Continue is listed only with a saved game. Returns a MenuItem,
-// BACK or NONE.
+// Main menu; Continue is listed only with a saved game. The cursor starts
+// where it was left (on Continue the first time). Returns a MenuItem, BACK or NONE.
 void openMenu(bool canContinue);
 uint8_t menu();
 
@@ -21,6 +22,12 @@ uint8_t menu();
 void openList(uint8_t first);
 uint8_t settings();
 uint8_t stats();
+
+// A question before something is lost: A answers yes (PLAY), B no (BACK).
+uint8_t ask(PGM_P title, PGM_P line);
+// Set when the next A loses the saved game (Play or a deal over a save): the
+// title bar says so until the menu moves or is left.
+extern bool warn;
 
 // Scrolling text pages.
 uint8_t rules();

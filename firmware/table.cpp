@@ -1,8 +1,9 @@
 // table: drawing the game. Layout (128x64):
 //   y 0..5    message line
-//   y 8..34   stock and face-up card, trump (left); the trick (middle);
-//             whose turn, tricks and points, the opponent's card count (right)
-//   y 35..63  seat 0's hand, the selected card raised
+//   y 7..31   stock and face-up card, trump, cards left (left); the trick
+//             (middle); whose turn, tricks and points, the opponent's card
+//             count (right): nothing a raised card (y 32..) could hide
+//   y 32..63  seat 0's hand, the selected card raised
 #include "table.h"
 
 #include <avr/pgmspace.h>
@@ -18,17 +19,24 @@ using namespace whist;
 
 namespace {
 
-constexpr int16_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32;
+constexpr int16_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
+constexpr uint8_t SHOW = 48, SLIDE = 32, SHOW_FAST = 16, FRESH = 60;  // frames (60 a second)
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
 constexpr int16_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
+// Seat 0's card in the trick down and left, seat 1's up and right.
+int16_t trickX(uint8_t seat) { return seat ? 66 : 48; }
+int16_t trickY(uint8_t seat) { return seat ? 8 : 12; }
 
-// Seat 0's cards in display order: suits by style, high ranks first.
-uint8_t sortedHand(const Game& g, uint8_t style, uint8_t* out) {
+// Seat 0's cards in display order (suits by style, high ranks first), but
+// `skip`: the card it draws while the trick that brings it is still on show.
+uint8_t sortedHand(const Game& g, uint8_t style, uint8_t* out, uint8_t skip = NO_CARD) {
   uint8_t n = 0;
   for (uint8_t i = 0; i < 4; i++) {
     uint8_t s = suitAt(style, g.trump, i);
-    for (int8_t r = RANKS_PER_SUIT - 1; r >= 0; r--)
-      if (g.hand[0][s] >> r & 1) out[n++] = s * RANKS_PER_SUIT + r;
+    for (int8_t r = RANKS_PER_SUIT - 1; r >= 0; r--) {
+      uint8_t c = s * RANKS_PER_SUIT + r;
+      if ((g.hand[0][s] >> r & 1) && c != skip) out[n++] = c;
+    }
   }
   return n;
 }
@@ -55,16 +63,16 @@ void message(const Game& g, const View& v) {
   uint8_t x = 0;
   if (v.review) {
     msg = PSTR("Last trick");
-  } else if (v.bouncing) {
+  } else if (v.note) {
     msg = PSTR("You must follow suit");
-  } else if (v.handOver) {
-    msg = PSTR("Hand over");
-  } else if (v.showLast) {
+  } else if (v.trickT) {  // then the face-up card goes to the winner, the card drawn is marked
     x = gfx::textP(0, 0, seatName(g, g.last.winner));
     msg = g.last.winner == 0 && human(g) ? PSTR(" take the trick") : PSTR(" takes the trick");
+  } else if (v.handOver) {
+    msg = PSTR("Hand over");
   } else if (!stockLeft(g) && g.trickNo == handSize(g)) {
     msg = PSTR("Stage 2: no more drawing");
-  } else if (g.trickNo == 0 && g.lead == NO_CARD) {
+  } else if (g.trickNo == 0) {
     msg = g.mode == MODE_LOW ? PSTR("Low hand: fewest tricks win") : PSTR("Stage 1: play for the top card");
   } else if (!human(g) || turn(g) != 0) {
     x = gfx::textP(0, 0, seatName(g, turn(g)));
@@ -78,22 +86,23 @@ void message(const Game& g, const View& v) {
   gfx::textP(x, 0, msg);
 }
 
-// Whose turn, tricks this hand and total points per seat; the opponent's cards.
+// Whose turn, the tricks that count under the scoring in use ("Tk": all of
+// them, or "S2": stage 2's alone) and total points per seat; the opponent's cards.
 void panel(const Game& g, const View& v) {
-  gfx::textP(TRICKS_X, 8, PSTR("Tk"));
-  gfx::textP(POINTS_X, 8, PSTR("Pt"));
+  bool all = countsStage1(g);
+  gfx::textP(TRICKS_X, 7, all ? PSTR("Tk") : PSTR("S2"));
+  gfx::textP(POINTS_X, 7, PSTR("Pt"));
   for (uint8_t row = 0; row < 2; row++) {
     uint8_t seat = 1 - row;
-    int16_t y = 15 + row * 7;
-    if (!v.handOver && !v.showLast && turn(g) == seat) gfx::textP(PANEL_X - 5, y, PSTR(">"));
+    int16_t y = 14 + row * 7;
+    if (!v.handOver && !v.trickT && turn(g) == seat) gfx::textP(PANEL_X - 5, y, PSTR(">"));
     gfx::textP(PANEL_X, y, seatName(g, seat));
-    gfx::number(TRICKS_X, y, g.won[0][seat] + g.won[1][seat]);
+    gfx::number(TRICKS_X, y, g.won[1][seat] + (all ? g.won[0][seat] : 0));
     gfx::number(POINTS_X, y, g.total[seat]);
   }
-  // a small card back with the opponent's count
-  gfx::rect(PANEL_X, 29, 5, 7);
-  gfx::pixel(PANEL_X + 2, 32);
-  gfx::number(PANEL_X + 7, 30, cardCount(g, 1));
+  int16_t x = gfx::textP(PANEL_X - 2, 27, seatName(g, 1));
+  x = gfx::textP(x, 27, PSTR(" has "));
+  gfx::number(x, 27, cardCount(g, 1));
 }
 
 }  // namespace
@@ -109,17 +118,43 @@ void drawCard(int16_t x, int16_t y, uint8_t card) {
 }
 
 void View::reset(uint8_t style) {
-  selected = bouncing = pulse = 0;
-  showLast = handOver = armed = review = false;
+  memset(this, 0, sizeof *this);
+  fresh = NO_CARD;
   suitStyle = style;
 }
 
-void View::played(const Game& g, uint8_t r) {
-  if (r & TRICK_DONE) showLast = true;
+void View::played(const Game& g, uint8_t r, bool fast) {
+  if (r & TRICK_DONE) {
+    const Trick& t = g.last;
+    slide = fast || t.take == NO_CARD ? 0 : SLIDE;
+    trickT = (fast ? SHOW_FAST : SHOW) + slide;
+    if (t.take != NO_CARD) {
+      fresh = t.winner == 0 ? t.take : t.draw;
+      freshT = FRESH;
+    }
+  }
   if (r & HAND_DONE) handOver = true;
-  armed = false;
+  armed = aimed = false;
   uint8_t n = cardCount(g, 0);
   if (n && selected >= n) selected = n - 1;
+}
+
+bool View::step() {
+  if (!trickT) return false;
+  trickT--;
+  return true;
+}
+
+void View::aim(const Game& g) {
+  uint8_t hand[MAX_HAND + 1];
+  uint8_t n = sortedHand(g, suitStyle, hand);
+  aimed = true;
+  if (selected < n && isLegal(g, hand[selected])) return;
+  for (uint8_t i = 0; i < n; i++)
+    if (isLegal(g, hand[i])) {
+      selected = i;
+      return;
+    }
 }
 
 void View::move(const Game& g, int8_t step) {
@@ -143,76 +178,109 @@ void View::drawMessage(const Game& g) const {
 void View::draw(const Game& g) {
   message(g, *this);
   // stock, face-up card, trump (flashing after a trump shows up)
-  uint8_t up = upcard(g);
+  // while a stage-1 trick is on show, the stock as it was before it
+  bool before = showing() && g.last.take != NO_CARD;
+  uint8_t up = before ? g.last.take : upcard(g);
+  uint8_t left = stockLeft(g) + (before ? 2 : 0);
   if (up != NO_CARD) {
-    if (stockLeft(g) > 1) drawBack(0, 8);
+    if (left > 1) drawBack(0, 8);
     drawCard(3, 10, up);
-    gfx::number(21, 29, stockLeft(g));
+    gfx::textP(gfx::number(20, 27, left), 27, PSTR(" left"));
   }
-  gfx::rect(20, 9, 11, 12);
-  suitLarge(22, 11, g.trump, gfx::WHITE);
+  gfx::rect(20, 8, 11, 12);
+  suitLarge(22, 10, g.trump, gfx::WHITE);
   if (pulse) {
     pulse--;
-    if (pulse & 4) gfx::fillRect(20, 9, 11, 12, gfx::INVERT);
+    if (pulse & 4) gfx::fillRect(20, 8, 11, 12, gfx::INVERT);
   }
-  if (g.mode == MODE_LOW) gfx::textP(21, 22, PSTR("Lo"));
+  gfx::textP(20, 21, PSTR("Trump"));
+  if (g.mode == MODE_LOW) gfx::textP(33, 11, PSTR("Lo"));
   // the trick: seat 1's card up and right, seat 0's down and left
   uint8_t cards[2] = {NO_CARD, NO_CARD};
-  if (showLast || (review && g.trickNo)) {
+  bool done = showing() || (review && g.trickNo);
+  if (done) {
     cards[g.last.leader] = g.last.lead;
     cards[1 - g.last.leader] = g.last.follow;
   } else if (g.lead != NO_CARD) {
     cards[g.leader] = g.lead;
   }
-  if (cards[1] != NO_CARD) drawCard(62, 8, cards[1]);
-  if (cards[0] != NO_CARD) drawCard(44, 12, cards[0]);
+  for (uint8_t seat = 2; seat--;)
+    if (cards[seat] != NO_CARD) drawCard(trickX(seat), trickY(seat), cards[seat]);
+  if (done) {  // the winner's card framed
+    uint8_t w = g.last.winner;
+    gfx::rect(trickX(w) - 1, trickY(w) - 1, 18, 26);
+  }
+  if (trickT && !showing()) {  // the face-up card on its way to the winner: up right, or down to the hand
+    bool up = g.last.winner;
+    drawCard(up ? 92 : 40, up ? -8 : 28, g.last.take);
+  }
   panel(g, *this);
+  if (demo) {  // the title's demo says so
+    gfx::fillRect(109, 0, 19, 7);
+    gfx::textP(111, 1, PSTR("DEMO"), gfx::BLACK);
+  }
   // seat 0's hand (face up only when a person holds it)
   uint8_t hand[MAX_HAND + 1];
-  uint8_t n = sortedHand(g, suitStyle, hand);
+  uint8_t n = sortedHand(g, suitStyle, hand, before ? fresh : NO_CARD);
   if (!n) return;
   uint8_t step = n > 1 ? (128 - CARD_W) / (n - 1) : 0;
   if (step > 10) step = 10;
   int16_t x = (128 - (step * (n - 1) + CARD_W)) / 2;
-  bool myTurn = human(g) && turn(g) == 0 && !showLast && !handOver;
+  bool myTurn = human(g) && turn(g) == 0 && !trickT && !handOver;
+  // must follow suit: the cards that may not be played are lowered
+  bool follow = myTurn && g.lead != NO_CARD && g.hand[0][suitOf(g.lead)];
   int8_t shake = 0;
   if (bouncing) {
     bouncing--;
     shake = (bouncing & 2) ? 2 : -2;
   }
+  if (note) note--;
+  if (freshT && !before) freshT--;
   for (uint8_t i = 0; i < n; i++, x += step) {
+    uint8_t c = hand[i];
     bool sel = myTurn && i == selected;
-    drawCard(sel ? x + shake : x, sel ? (armed ? ARMED_Y : RAISED_Y) : HAND_Y, hand[i]);
+    int16_t y = sel ? (armed ? ARMED_Y : RAISED_Y) : follow && suitOf(c) != suitOf(g.lead) ? LOWERED_Y : HAND_Y;
+    drawCard(sel ? x + shake : x, y, c);
+    if (freshT && c == fresh) gfx::fillRect(x + 1, y + 1, 7, 15, gfx::INVERT);  // the card just drawn: its corner inverted
   }
 }
 
+// Who won the hand and by how much, each stage's tricks, the tricks that
+// counted, points and totals, and what the buttons do next.
 void drawHandEnd(const Game& g) {
-  gfx::textP(0, 0, PSTR("Hand"));
-  gfx::number(20, 0, g.handNo);
-  gfx::textP(40, 0, PSTR("Deal"));
-  gfx::number(60, 0, g.seed);
+  // "Hand 2: You scored 3 points" / "Hand 2: no points"
+  uint8_t w = g.points[0] ? 0 : 1;
+  int16_t x = gfx::number(gfx::textP(0, 0, PSTR("Hand ")), 0, g.handNo);
+  if (g.points[w]) {
+    x = gfx::textP(gfx::textP(x, 0, PSTR(": ")), 0, seatName(g, w));
+    gfx::textP(gfx::number(gfx::textP(x, 0, PSTR(" scored ")), 0, g.points[w]), 0, PSTR(" points"));
+  } else {
+    gfx::textP(x, 0, PSTR(": no points"));
+  }
   gfx::hline(0, 7, 128);
-  gfx::textP(56, 10, seatName(g, 0));
-  gfx::textP(84, 10, seatName(g, 1));
-  static const char ROWS[] PROGMEM = "Stage 1\0Stage 2\0Points\0Total";
+  gfx::textP(56, 9, seatName(g, 0));
+  gfx::textP(84, 9, seatName(g, 1));
+  static const char ROWS[] PROGMEM = "Stage 1\0Stage 2\0Counted\0Points\0Total";
   PGM_P label = ROWS;
-  for (uint8_t row = 0; row < 4; row++) {
-    int16_t y = 18 + row * 8;
+  bool all = countsStage1(g);
+  for (uint8_t row = 0; row < 5; row++) {
+    int16_t y = 16 + row * 7;
     gfx::textP(0, y, label);
     while (pgm_read_byte(label++)) {
     }
     for (uint8_t seat = 0; seat < 2; seat++) {
-      uint16_t v = row < 2 ? g.won[row][seat] : row == 2 ? g.points[seat] : g.total[seat];
+      uint16_t v = row < 2 ? g.won[row][seat]
+                   : row == 2 ? g.won[1][seat] + (all ? g.won[0][seat] : 0)
+                   : row == 3 ? g.points[seat] : g.total[seat];
       gfx::number(56 + seat * 28, y, v);
     }
   }
+  if (g.mode == MODE_LOW) gfx::textP(0, 51, PSTR("Low hand: fewest tricks won"));
   if (g.winner == 0 || g.winner == 1) {  // the game's winner, beside the table
-    gfx::bitmap(108, 24, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
-    gfx::textP(110, 42, seatName(g, g.winner));
+    gfx::bitmap(108, 22, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
+    gfx::textP(110, 40, seatName(g, g.winner));
   }
-  gfx::textP(0, 58, g.target ? PSTR("Target") : PSTR("Single hand"));
-  if (g.target) gfx::number(28, 58, g.target);
-  gfx::textP(76, 58, PSTR("A: continue"));
+  gfx::textP(0, 58, g.winner == NO_WINNER ? PSTR("A: next hand   B: menu") : PSTR("A: the result"));
 }
 
 void drawGameOver(const Game& g) {
@@ -232,7 +300,7 @@ void drawGameOver(const Game& g) {
   gfx::textP(0, 58, PSTR("A: menu"));
 }
 
-void drawPause(const Game& g) {
+void drawPause(const Game& g, bool leaving) {
   gfx::fillRect(8, 10, 112, 40, gfx::BLACK);
   gfx::rect(8, 10, 112, 40);
   gfx::textP(12, 13, PSTR("Deal"));
@@ -240,9 +308,9 @@ void drawPause(const Game& g) {
   gfx::textP(12, 20, PSTR("Hand"));
   gfx::number(32, 20, g.handNo);
   gfx::textP(48, 20, deckTitle(g.deck));
-  gfx::textP(12, 27, scoringTitle(g.scoring));
-  gfx::textP(12, 34, playerName(g.who[1]));
-  gfx::textP(12, 42, PSTR("A: resume  B: menu"));
+  gfx::textP(12, 27, scoringTitle(g.scoring, g.deck));
+  gfx::textP(12, 34, levelName(g.who[1]));
+  gfx::textP(12, 42, leaving ? PSTR("B again: leave, hand lost") : PSTR("A: resume  B: menu"));
 }
 
 }  // namespace table

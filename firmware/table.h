@@ -14,19 +14,33 @@ namespace table {
 struct View {
   uint8_t selected;    // position in the displayed hand
   uint8_t bouncing;    // frames left of the illegal-card shake
+  uint8_t note;        // frames left of "You must follow suit" (a press ends it sooner)
   uint8_t pulse;       // frames left of the trump symbol's flashing
-  bool showLast;       // the finished trick is still on the table
+  uint8_t trickT;      // frames left of the finished trick: shown with its winner marked, then taken
+  uint8_t slide;       // trickT's last frames, in which the face-up card goes to the trick's winner
+  uint8_t fresh;       // the card seat 0 got in the last stage-1 trick, or NO_CARD
+  uint8_t freshT;      // frames left of its mark (raised, rank inverted)
+  uint8_t pending;     // a press kept for the player's turn (a buttons mask, 0: none)
   bool handOver;
   bool armed;          // single-click play off: the selected card waits for a second A
   bool review;         // B held: the last trick is shown instead of the current one
+  bool aimed;          // the cursor was put on a playable card for this turn
+  bool demo;           // the title's demo: captioned DEMO
   uint8_t suitStyle;   // whist::SuitOrderStyle
 
   void reset(uint8_t style);
-  // After whist::play() returned r.
-  void played(const whist::Game& g, uint8_t r);
-  void clearTrick() { showLast = false; }
+  // After whist::play() returned r; `fast`: the quick pace of the speed setting.
+  void played(const whist::Game& g, uint8_t r, bool fast);
+  // One frame of the finished trick's display; true while it lasts (the table waits).
+  bool step();
+  bool showing() const { return trickT > slide; }
   void move(const whist::Game& g, int8_t step);
-  void bounce() { bouncing = 12; }
+  // The cursor onto a card seat 0 may play: the selected one if it may, else the leftmost that may.
+  void aim(const whist::Game& g);
+  void bounce() {
+    bouncing = 12;
+    note = 90;
+  }
   // The card at the selected position of seat 0's hand.
   uint8_t selectedCard(const whist::Game& g) const;
   void draw(const whist::Game& g);
@@ -39,6 +53,7 @@ void drawCard(int16_t x, int16_t y, uint8_t card);
 void drawHandEnd(const whist::Game& g);
 void drawGameOver(const whist::Game& g);
 // Over the table: the deal, the variant, and how to resume or leave.
-void drawPause(const whist::Game& g);
+// `leaving`: B was pressed once; a second B leaves and loses the hand in progress.
+void drawPause(const whist::Game& g, bool leaving);
 
 }  // namespace table

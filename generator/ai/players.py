@@ -39,8 +39,11 @@ LEVEL_NAMES: dict[str, tuple[str, str]] = {
     "greedy": ("Beginner", "wins a trick when it can"),
     "original": ("Casual", "the original Arduboy game"),
     "easy": ("Club", "counts cards, plans a little"),
-    "hard": ("Master", "counts every card, solves stage 2"),
+    "hard": ("Master", "counts all cards, solves stage 2"),
 }
+# The level a first game on the device is played at (the serial `play`
+# command keeps its own default, protocol.DEFAULTS).
+FIRST_LEVEL = "original"
 HUMAN = "human"  # the trace name of a seat played by a person
 
 

@@ -10,6 +10,7 @@ import click
 from .. import __version__
 from ..ai.players import PLAYERS
 from ..engine.rules import MAX_TARGET, SCORINGS
+from .terminal import FIRST, LEVELS
 
 U32 = click.IntRange(0, 0xFFFFFFFF)
 
@@ -18,6 +19,11 @@ def variant_options(f):
     """The options every game-playing command shares, with the same meaning everywhere."""
     f = click.option("--p1", type=click.Choice(sorted(PLAYERS)), default="greedy", show_default=True, help="Player 1.")(f)
     f = click.option("--p0", type=click.Choice(sorted(PLAYERS)), default="greedy", show_default=True, help="Player 0.")(f)
+    return rules_options(f)
+
+
+def rules_options(f):
+    """The variant's options: pack, scoring, target."""
     f = click.option("--target", type=click.IntRange(0, MAX_TARGET), default=10, show_default=True,
                      help="Points to win the game (10, 25, 50...); 0 plays a single hand.")(f)
     f = click.option("--scoring", type=click.Choice(list(SCORINGS)), default="last13", show_default=True,
@@ -119,12 +125,16 @@ def replay(file) -> None:
 
 @main.command()
 @click.option("--seed", type=U32, default=None, help="Deal number to play (random if omitted).")
-@variant_options
-def play(seed: int | None, deck: str, scoring: str, target: int, p0: str, p1: str) -> None:
-    """Play a game in the terminal as player 0 against the computer (player 1 = --p1)."""
+@rules_options
+@click.option("--level", type=click.Choice(LEVELS), default=FIRST, show_default=True,
+              help="The computer's level, as on the device: " + "; ".join(
+                  f"{name}: {hint}" for name, (_, hint) in LEVELS.items()) + ".")
+@click.option("--expert", is_flag=True, help="Play Expert instead, a level only this PC has (slower, stronger).")
+def play(seed: int | None, deck: str, scoring: str, target: int, level: str, expert: bool) -> None:
+    """Play a game in the terminal against the computer."""
     from .terminal import run
 
-    run(seed, int(deck), scoring, target, p1)
+    run(seed, int(deck), scoring, target, "expert" if expert else level)
 
 
 @main.command()

@@ -1,81 +1,175 @@
-"""``whist play``: a game against the engine in the terminal."""
+"""``whist play``: a game against the computer in the terminal, worded as on the device.
+
+Cards are named as the device draws them (``10♥``, ``Q♠``; letters where the
+terminal cannot show the suit signs), the hand is sorted as on the device,
+only what the player could see at the table is shown, and every line fits in
+80 columns (tests/cli checks it).
+"""
 
 from __future__ import annotations
 
 import random
+import sys
 
 import click
 
-from ..engine.cards import SUITS, card_name, cards_of, parse_card, rank_of, suit_of, CardError
+from ..ai.players import FIRST_LEVEL, LEVEL_NAMES, make_player
+from ..engine.cards import RANKS, SUITS, CardError, cards_of, parse_card, rank_of, suit_of
+from ..engine.display import DECK_TITLES, scoring_title, suit_order
 from ..engine.game import play_hand
 from ..engine.prng import ai_rng
-from ..ai.players import make_player
-from ..engine.rules import MODE_NAMES, Variant, game_winner, hand_points
-from ..engine.state import HandState
-from ..engine import trace
+from ..engine.rules import LOW, Variant, game_winner, hand_points
+from ..engine.state import HandState, Trick
 
-SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-
-
-def hand_text(mask: int, trump: int) -> str:
-    """The hand grouped by suit, trumps first, high cards first."""
-    groups = []
-    for s in [trump] + [x for x in range(4) if x != trump]:
-        cs = sorted((c for c in cards_of(mask) if suit_of(c) == s), key=rank_of, reverse=True)
-        if cs:
-            groups.append(" ".join(card_name(c) for c in cs))
-    return "  |  ".join(groups)
+SIGNS = "♠♥♦♣"  # in SUITS order
+SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+# The device's levels by their player-facing names, weakest first; Expert is the PC's own.
+LEVELS = {name.lower(): (player, hint) for player, (name, hint) in LEVEL_NAMES.items()}
+EXPERT = ("expert", "the strongest, on this PC only")
+FIRST = LEVEL_NAMES[FIRST_LEVEL][0].lower()
 
 
-def run(seed: int | None, deck: int, scoring: str, target: int, opponent: str) -> None:
+def can_show_signs(stream=None) -> bool:
+    encoding = getattr(stream or sys.stdout, "encoding", None) or "ascii"
+    try:
+        SIGNS.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+class Table:
+    """Says what happens at the table, as the device would, in a terminal."""
+
+    def __init__(self, signs: bool) -> None:
+        self.signs = signs
+
+    def suit(self, s: int) -> str:
+        return SIGNS[s] if self.signs else SUITS[s]
+
+    def card(self, c: int) -> str:
+        rank = RANKS[rank_of(c)]
+        return ("10" if rank == "T" else rank) + self.suit(suit_of(c))
+
+    def cards(self, mask: int, trump: int) -> str:
+        """Cards in the device's order: trumps first, colours alternating, high cards first."""
+        groups = []
+        for s in suit_order(trump, "alternate"):
+            cs = sorted((c for c in cards_of(mask) if suit_of(c) == s), key=rank_of, reverse=True)
+            if cs:
+                groups.append(" ".join(self.card(c) for c in cs))
+        return "   ".join(groups)
+
+    def parse(self, text: str) -> int:
+        """A card as typed: ``10H``, ``th``, ``Q♠``."""
+        for i, sign in enumerate(SIGNS):
+            text = text.replace(sign, SUITS[i])
+        return parse_card(text)
+
+
+def echo(line: str = "") -> None:
+    click.echo(line)
+
+
+def ask(prompt: str) -> str:
+    """One line of input; end of input quits like 'q'."""
+    try:
+        text = click.prompt(prompt, default="", show_default=False, prompt_suffix=" ").strip()
+    except click.exceptions.Abort:
+        text = "q"
+    if text.lower() in ("q", "quit"):
+        echo("Goodbye.")
+        raise click.exceptions.Exit(0)
+    return text
+
+
+def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> None:
     if seed is None:
         seed = random.getrandbits(32)
     variant = Variant.make(deck, scoring, target)
-    ai = make_player(opponent, ai_rng(seed))
-    click.echo(f"German Whist, deal number {seed} ({deck} cards, {variant.scoring.title}, "
-               f"target {target or 'single hand'}). You are player 0 against '{opponent}'.")
-    click.echo("Type a card like QH or 10S; 'q' quits.\n")
+    player, hint = LEVELS.get(level, EXPERT)
+    ai = make_player(player, ai_rng(seed))
+    t = Table(can_show_signs())
+    goal = f"to {target} points" if target else "a single hand"
+    echo(f"German Whist, deal number {seed}")
+    echo(f"{DECK_TITLES[deck]}, scoring {scoring_title(variant.scoring, variant.deck)}, {goal}.")
+    echo(f"You play against {level.capitalize()}: {hint}.")
+    echo("Type a card as it is shown (10H, QS or Q" + t.suit(0) + "); q quits.")
 
     def choose(state: HandState, p: int) -> int:
+        obs = state.observation(p)
         if p == 1:
-            c = ai.choose(state.observation(1), state.legal_mask())
-            click.echo(f"  computer plays {card_name(c)}")
+            c = ai.choose(obs, state.legal_mask())
+            echo(f"Cpu {'leads' if obs.lead < 0 else 'plays'} {t.card(c)}.")
             return c
-        obs = state.observation(0)
-        stage = f"stage 1, face-up card {card_name(obs.upcard)}, {obs.stock_left} in stock" if obs.stock_left else "stage 2"
-        click.echo(f"\ntrick {obs.trick_number} ({stage}); trumps {SUIT_WORDS[SUITS[state.trump]]}, "
-                   f"playing {MODE_NAMES[state.mode]}; tricks you {obs.tricks[1][0]} - {obs.tricks[1][1]} computer")
-        click.echo(f"  your hand: {hand_text(obs.hand, state.trump)}")
+        echo()
+        stage = obs.stage
+        won = obs.tricks[stage - 1]
+        echo(f"Trick {obs.trick_number}, stage {stage}. Tricks this stage: you {won[0]}, Cpu {won[1]}.")
+        if obs.stock_left:
+            echo(f"Face-up card: {t.card(obs.upcard)}, {obs.stock_left} left in the stock.")
+        elif obs.trick_number == variant.deck.hand_size + 1 and obs.lead < 0:
+            echo("Stage 2: no more drawing. The last tricks are played out.")
+        echo(f"Your hand: {t.cards(obs.hand, state.trump)}")
         legal = state.legal_mask()
-        click.echo("  you may play: " + " ".join(card_name(c) for c in cards_of(legal)))
+        if obs.lead >= 0 and legal != obs.hand:
+            echo(f"You must follow suit: {t.cards(legal, state.trump)}")
         while True:
-            text = click.prompt("  your card", default="", show_default=False).strip()
-            if text.lower() in ("q", "quit"):
-                raise click.exceptions.Exit(0)
+            text = ask("Your lead:" if obs.lead < 0 else "Your card:")
             try:
-                c = parse_card(text)
-            except CardError as e:
-                click.echo(f"  {e}")
+                c = t.parse(text)
+            except CardError:
+                echo(f"Not a card: {text!r}. Type a rank and a suit, e.g. 10H or QS.")
                 continue
-            if legal >> c & 1:
+            if not obs.hand >> c & 1:
+                echo(f"You do not hold {t.card(c)}.")
+            elif not legal >> c & 1:
+                echo(f"You must follow suit: play a {SUIT_WORDS[suit_of(obs.lead)][:-1]}.")
+            else:
                 return c
-            click.echo(f"  {card_name(c)} is not playable now")
 
     def show(line: str) -> None:
         if line.startswith("trick "):
-            click.echo("  " + line)
+            tell(last[0].history[-1])
+
+    def tell(trick: Trick) -> None:
+        you = trick.winner == 0
+        echo(("You take" if you else "Cpu takes") + " the trick.")
+        if trick.take >= 0:
+            got = f"you draw {t.card(trick.draw)}" if you is False else "Cpu draws a hidden card"
+            echo(f"{'You take' if you else 'Cpu takes'} {t.card(trick.take)}; {got}.")
+
+    last: list[HandState] = []
+
+    def choose_tracked(state: HandState, p: int) -> int:
+        if not last or last[0] is not state:
+            last[:] = [state]
+            start(state)
+        return choose(state, p)
+
+    def start(state: HandState) -> None:
+        mode = " Low hand: fewest tricks win." if state.mode == LOW else ""
+        echo()
+        echo(f"Hand {number}. Trumps: {t.suit(state.trump)} {SUIT_WORDS[state.trump]}.{mode}")
+        echo("Stage 1: win a trick to take the face-up card.")
 
     totals = (0, 0)
     number = 0
     while True:
         number += 1
-        state = play_hand(variant, seed, number, choose, show)
+        state = play_hand(variant, seed, number, choose_tracked, show)
         tricks = state.counted_tricks()
         pts = hand_points(variant.scoring, variant.deck, state.mode, tricks)
         totals = (totals[0] + pts[0], totals[1] + pts[1])
-        click.echo(f"\nhand {number}: tricks {tricks[0]}-{tricks[1]}, points {pts[0]}-{pts[1]}, "
-                   f"total {totals[0]}-{totals[1]}")
+        echo()
+        echo(f"Hand {number} over. Tricks that count: you {tricks[0]}, Cpu {tricks[1]}.")
+        if pts[0] or pts[1]:
+            echo(f"{'You score' if pts[0] else 'Cpu scores'} {max(pts)} points.")
+        else:
+            echo("No points this hand.")
+        echo(f"Total: you {totals[0]}, Cpu {totals[1]}.")
         winner = game_winner(variant.target, totals)
         if winner is not None:
-            click.echo({-1: "A draw.", 0: "You win the game!", 1: "The computer wins the game."}[winner])
+            echo({-1: "A draw!", 0: "You win the game!", 1: "The computer wins the game."}[winner])
             return
+        ask("Press Enter for the next hand (q quits)")

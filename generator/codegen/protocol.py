@@ -27,6 +27,7 @@ ERRORS: dict[str, str] = {
 ERROR_CODES = {name: i + 1 for i, name in enumerate(ERRORS)}
 # Emulator markers (GPIOR0 writes, docs/emulator.md) around each decision of a fast game.
 MARK_THINK, MARK_MOVED = 0xA0, 0xA1
+MARK_TURN = 0xA2  # the table waits for the person's card (a game on the buttons)
 LINE_MAX = 96  # longest line the firmware reads, newline excluded (the longest play command is 87)
 
 

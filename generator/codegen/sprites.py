@@ -40,7 +40,7 @@ SPECS = (
     Spec("font", (64, 36), (4, 6), ink_w=3,
          doc="ASCII 32..127 in 4x6 cells, 16 per row; 3 ink columns, row 5 for descenders"),
     Spec("ranks", (65, 7), (5, 7), doc="rank glyphs 2 3 4 5 6 7 8 10 J Q K A (engine rank order)"),
-    Spec("suits_small", (20, 5), (5, 5), doc="suit glyphs S H D C (engine suit order)"),
+    Spec("suits_small", (20, 6), (5, 6), doc="suit glyphs S H D C; red suits hollow, black solid"),
     Spec("suits_large", (28, 8), (7, 8), doc="suit glyphs S H D C; red suits hollow"),
     Spec("card_face", (16, 24), (16, 24), masked=True, doc="card face: outline, white body, round corners"),
     Spec("card_back", (16, 24), (16, 24), masked=True, doc="card back pattern, same outline as the face"),

@@ -35,11 +35,16 @@ SUIT_ORDER_TITLES = {"alternate": "Alternate", "classic": "Classic"}
 HELP_WIDTH = 32  # characters in a line of the 128-pixel screen
 
 
+def scoring_title(scoring, deck) -> str:
+    """The scoring's name with this pack: "Last 13" counts the last 7 tricks of Small Whist."""
+    return f"Last {deck.hand_size}" if scoring.name == "last13" else scoring.title
+
+
 def scoring_help(scoring, deck) -> list[str]:
     """How a scoring variant scores with this pack, in lines the device's rules screen shows."""
     n = deck.hand_size
     counted = f"All {2 * n} tricks count." if scoring.counts_stage1 else f"Only the last {n} tricks count."
-    lines = [f"Scoring: {scoring.title}", counted]
+    lines = [f"Scoring: {scoring_title(scoring, deck)}", counted]
     if scoring.colour_mode:
         lines += ["A black trump card makes the", "hand low: fewest tricks wins."]
     if scoring.difference:

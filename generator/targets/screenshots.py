@@ -2,7 +2,7 @@
 
 `make screenshots` (``python -m generator.screenshots HEX OUT_DIR``) walks the
 menus with the buttons, plays a game as a person would and saves each screen
-as a PNG plus an animated GIF of a few tricks. :class:`ButtonGame` is also
+as a PNG plus an animated GIF of one stage-1 trick at the normal speed. :class:`ButtonGame` is also
 what the UI tests use to play whole games through the buttons.
 """
 
@@ -12,6 +12,7 @@ import re
 import sys
 from pathlib import Path
 
+from ..codegen.protocol import MARK_TURN
 from ..engine.cards import SUITS, parse_card, suit_of
 from ..engine.display import suit_order
 from .emulator import Backend, Emulator, EmulatorError, backend, save_gif
@@ -41,12 +42,29 @@ class Device:
     def __init__(self, emu: Emulator) -> None:
         self.emu = emu
         self.screen = 0
+        self.menu_last: str | None = None  # the main menu's last choice, where its cursor starts
+        self.waiting = False  # the table began waiting for the person's card (MARK_TURN) since last asked
         self.log = ""  # serial output consumed so far
+
+    def _follow(self) -> None:
+        for value, _ in self.emu.markers():
+            if value == MARK_TURN:
+                self.waiting = True
+            else:
+                self.screen = value
 
     def run(self, frames: int) -> None:
         assert self.emu.run_frames(frames) == frames, "the firmware stopped drawing"
-        for value, _ in self.emu.markers():
-            self.screen = value
+        self._follow()
+
+    def wait_turn(self, frames: int = 3000) -> None:
+        """Run until the table waits for the person's card (each wait is reported once)."""
+        for _ in range(frames):
+            if self.waiting:
+                self.waiting = False
+                return
+            self.run(1)
+        raise AssertionError(f"the table did not wait for the person's card within {frames} frames")
 
     def tap(self, button: str, times: int = 1) -> None:
         for _ in range(times):
@@ -65,8 +83,7 @@ class Device:
 
     def wait_serial(self, text: str, max_cycles: int = 400_000_000, regex: bool = False) -> None:
         assert self.emu.run_until_serial(text, regex=regex, max_cycles=max_cycles), f"no {text!r} on serial"
-        for value, _ in self.emu.markers():
-            self.screen = value
+        self._follow()
 
     def read(self) -> str:
         out = self.emu.serial_read().decode()
@@ -79,13 +96,20 @@ class Device:
         self.run(2)
 
     def menu(self, item: str, has_save: bool = False) -> None:
-        """From the title or the menu, open a main-menu entry."""
+        """From the title or the menu, open a main-menu entry.
+
+        The menu's cursor starts on the entry chosen last (on Continue, or Play
+        without a save, the first time after power-on), so this remembers it too.
+        """
         if self.screen != SCREEN["menu"]:
             self.tap("A")
             self.wait_screen("menu")
         items = [m for m in MENU if m != "continue" or has_save]
-        self.tap("DOWN", items.index(item) - (1 if has_save else 0))  # the cursor starts on Continue if listed
+        want = self.menu_last or "continue"
+        at = items.index(want) if want in items else 0
+        self.tap("DOWN", (items.index(item) - at) % len(items))
         self.tap("A")
+        self.menu_last = item
 
     def change_settings(self, changes: dict[str, int]) -> None:
         """In the settings screen (cursor on the first row), press RIGHT `n` times on each named row."""
@@ -101,28 +125,29 @@ class ButtonGame:
 
     The engine plays the same game first (same seed and variant, :class:`Human`
     against the device's opponent); its trace says which card seat 0 plays in
-    each trick, and each trick line must then appear on the device's serial.
-    ``pause`` must cover the device's longest wait before the person's turn (a
-    finished trick on show plus the computer's move: 74 frames at normal speed,
-    26 at fast).
+    each trick. The device keeps a hand's trace back until the hand is over,
+    so each press waits for the table's turn marker (MARK_TURN), and the
+    whole hand's trace is compared when it arrives. The cursor is followed as
+    the device moves it: it starts each turn on the card last played from if
+    that may be played, else on the leftmost card that may.
     """
 
-    def __init__(self, device: Device, pause: int = 80, style: str = "alternate", clicks: int = 1) -> None:
+    def __init__(self, device: Device, style: str = "alternate", clicks: int = 1) -> None:
         self.dev = device
-        self.pause = pause
         self.style = style
         self.clicks = clicks  # A presses to play a card: 2 with single-click play off
 
-    def start(self) -> None:
-        """After Play (or Continue): read the game header, play the game in the engine."""
-        self.dev.wait_serial("trump ")
-        text = self.dev.read()
+    def start(self, hand: int = 1) -> None:
+        """After Play (or Continue at `hand`): read the game header, play the game in the engine."""
+        if "game " not in self.dev.log:  # a continued game's header came before
+            self.dev.wait_serial("game ")
+            self.dev.read()
         header = next(line for line in self.dev.log.splitlines() if line.startswith("game "))
         fields = dict(kv.split("=") for kv in header.split()[2:])
         self.seed = int(fields["seed"])
         self.variant = Variant.make(int(fields["deck"]), fields["scoring"], int(fields["target"]))
         self.want = play_game(self.seed, self.variant, seats(self.seed, (Human(), fields["p1"]))).lines
-        self.hand = int(re.findall(r"^hand (\d+) ", text, re.M)[-1])
+        self.hand = hand
         self._new_hand()
 
     def _new_hand(self) -> None:
@@ -134,16 +159,30 @@ class ButtonGame:
         self.selected = 0
         self.next = 5  # the next trick line
 
+    def order(self) -> list[int]:
+        """Seat 0's hand as the device shows it."""
+        return [c for s in suit_order(self.trump, self.style) for c in sorted(self.held, reverse=True)
+                if suit_of(c) == s]
+
+    def aim(self, lead: int | None) -> list[int]:
+        """The hand in order, with the cursor put where the device puts it when the turn begins."""
+        order = self.order()
+        follow = lead is not None and any(suit_of(c) == suit_of(lead) for c in order)
+        legal = [not follow or suit_of(c) == suit_of(lead) for c in order]
+        if not (self.selected < len(order) and legal[self.selected]):
+            self.selected = legal.index(True)
+        return order
+
     def play_hand(self, tricks: int | None = None) -> None:
-        """Play on to the end of the hand (or `tricks` more tricks), in step with the trace."""
+        """Play on to the end of the hand (or `tricks` more tricks) through the buttons."""
         stop = len(self.lines) if tricks is None else min(len(self.lines), self.next + tricks)
         while self.next < stop:
             line = self.lines[self.next]
             parts = line.split()
             card = parse_card(parts[2][2:] if parts[2].startswith("0:") else parts[3][2:])
-            order = [c for s in suit_order(self.trump, self.style) for c in sorted(self.held, reverse=True)
-                     if suit_of(c) == s]
-            self.dev.run(self.pause)
+            lead = None if parts[2].startswith("0:") else parse_card(parts[2][2:])
+            self.dev.wait_turn()
+            order = self.aim(lead)
             self.dev.tap("RIGHT", (order.index(card) - self.selected) % len(order))
             self.dev.tap("A", self.clicks)
             # the device clamps its selection to the hand left right after the card is played
@@ -154,11 +193,10 @@ class ButtonGame:
                 m = re.search(rf" {key}=0:(\S+)", line)
                 if m:
                     self.held.add(parse_card(m.group(1)))
-            self.dev.wait_serial(line + "\n")
             self.next += 1
 
     def finish_hand(self) -> bool:
-        """After the last trick: through the scoreboard; True when the game is over."""
+        """After the last trick: the hand's trace, then through the scoreboard; True when the game is over."""
         self.dev.wait_serial("score ")
         self.dev.wait_screen("hand_end")
         self.dev.read()
@@ -168,8 +206,6 @@ class ButtonGame:
             self.dev.wait_screen("game_over")
         else:
             self.hand += 1
-            self.dev.wait_serial("trump ")
-            self.dev.read()
             self._new_hand()
         return over
 
@@ -184,7 +220,7 @@ class ButtonGame:
 
 
 def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
-    """Save the screens of a short game and the menus as PNGs, and a few tricks as a GIF.
+    """Save the screens of a short game and the menus as PNGs, and one stage-1 trick as a GIF.
 
     ``emulator`` picks the back-end (default avr8js; ProjectABE's pictures are its canvas).
     """
@@ -213,22 +249,11 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
         shot(dev, "rules")
         dev.tap("B")
         dev.menu("play")
-        game = ButtonGame(dev, pause=30)
+        game = ButtonGame(dev)
         game.start()
         game.play_hand(tricks=2)
         dev.run(30)
         shot(dev, "table")
-        # a few tricks as a GIF: the device plays on while the emulator records
-        pictures = []
-        for _ in range(3):
-            before = emu.frames
-            game.play_hand(tricks=1)
-            pictures += [emu.screen()]  # the trick on show
-            pictures += emu.play(20, record=True)
-            assert emu.frames > before
-        gif = out / "tricks.gif"
-        save_gif(pictures, gif, frame_ms=40, scale=scale)
-        saved.append(gif)
         game.play_hand()
         dev.wait_serial("score ")
         dev.wait_screen("hand_end")
@@ -239,6 +264,19 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
         dev.tap("A")
         dev.menu("stats")
         shot(dev, "stats")
+
+    # one stage-1 trick at the normal speed, from the card played to the draw (avr8js records frames)
+    with Emulator(hex_path, adc_seed=5) as emu:
+        dev = Device(emu)
+        dev.boot()
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        game.play_hand(tricks=2)
+        pictures = [emu.screen()] + emu.play(150, record=True)
+        gif = out / "trick.gif"
+        save_gif(pictures, gif, frame_ms=20, scale=scale)
+        saved.append(gif)
     return saved
 
 

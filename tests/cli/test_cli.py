@@ -1,5 +1,7 @@
 """The command line: happy paths and one clear line for every kind of bad input."""
 
+import os
+import re
 import subprocess
 import sys
 
@@ -68,27 +70,51 @@ def test_replay_of_a_binary_or_empty_file(tmp_path):
 
 
 def test_play_in_the_terminal_with_bad_and_good_input():
-    # a wrong card name and an unplayable card are refused, then 'q' quits cleanly
-    r = run(main, ["play", "--seed", "7", "--target", "0"], input="XX\nq\n")
+    # a wrong card name and a card not held are refused in the device's words, then 'q' quits cleanly
+    r = run(main, ["play", "--seed", "7", "--target", "0", "--deck", "28"], input="XX\nqh\nq\n")
     assert r.exit_code == 0
-    assert "bad card name" in r.output and "your hand:" in r.output
+    assert "Not a card: 'XX'" in r.output and "You do not hold Q♥." in r.output
+    assert "Your hand: 9♥   A♠ K♠ Q♠ J♠   9♦ 8♦" in r.output
 
 
-def test_play_a_whole_hand_by_typing_legal_cards():
-    # feed the first legal card each time by reading the prompt's list
-    proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "play", "--seed", "3", "--target", "0", "--deck", "28"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    out = ""
-    while True:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        out += line
-        if line.strip().startswith("you may play:"):
-            proc.stdin.write(line.split(":")[1].split()[0] + "\n")
-            proc.stdin.flush()
-    assert proc.wait(10) == 0
-    assert "hand 1: tricks" in out and ("You win" in out or "computer wins" in out or "draw" in out)
+def play_by_typing(args: list[str]) -> str:
+    """A game of `whist play` answered like a player: the first card it may play, Enter between hands."""
+    proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "play", *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, encoding="utf-8", env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    out = prompt = ""
+    while ch := proc.stdout.read(1):
+        out += ch
+        prompt += ch
+        if prompt.endswith(("Your lead: ", "Your card: ")):
+            lines = out.splitlines()
+            hand = next(x for x in reversed(lines) if x.startswith("Your hand:")).split(":")[1].split()
+            follow = [x for x in lines[-3:] if x.startswith("You must follow suit:")]
+            proc.stdin.write((follow[0].split(":")[1].split() if follow else hand)[0] + "\n")
+        elif prompt.endswith("(q quits) "):
+            proc.stdin.write("\n")
+        else:
+            continue
+        proc.stdin.flush()
+        prompt = ""
+    assert proc.wait(20) == 0
+    return out
+
+
+def test_play_whole_games_by_typing_cards_as_shown():
+    out = play_by_typing(["--seed", "3", "--target", "10", "--deck", "28"])
+    assert "Hand 2." in out and "Press Enter for the next hand" in out  # a pause between hands
+    assert "You win the game!" in out or "The computer wins" in out or "A draw!" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert not re.search(r"\b[01]:[2-9TJQKA]|win=|take=|draw=|\bT[SHDC]\b", out)  # no trace jargon, tens as 10
+    assert "You play against Casual:" in out
+
+
+def test_play_offers_the_device_levels_and_expert_only_when_asked():
+    r = run(main, ["play", "--help"])
+    assert "novice" in r.output and "master" in r.output and "--expert" in r.output
+    assert run(main, ["play", "--level", "expert"]).exit_code == 2
+    r = run(main, ["play", "--expert", "--seed", "1", "--target", "0"], input="q\n")
+    assert r.exit_code == 0 and "against Expert" in r.output
 
 
 def test_help_lists_the_commands():

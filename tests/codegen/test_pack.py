@@ -65,7 +65,7 @@ def test_texts_come_from_the_assets_and_the_engine() -> None:
     assert items["RULES"].startswith("German Whist for two.")
     assert "{version}" not in items["CREDITS"]
     assert items["HELP_LAST13_52"].split("\n")[0] == "Scoring: Last 13"
-    assert len(items) == 3 + 4 * 2
+    assert len(items) == 3 + 4 * 2 + 8 + 5  # files, scoring helps, settings hints, level hints
 
 
 def test_a_line_too_wide_for_the_screen_is_refused(tmp_path: Path) -> None:

@@ -103,9 +103,38 @@ def test_ink_in_font_spacing_column_is_refused(tmp_path: Path) -> None:
 
 
 def test_cli_reports_one_line_and_fails(tmp_path: Path) -> None:
-    broken(tmp_path, "suits_small.png", Image.new("RGB", (20, 5)))
+    broken(tmp_path, "suits_small.png", Image.new("RGB", (20, 6)))
     result = subprocess.run([sys.executable, "-m", "generator.cli", "generate", "--assets", "assets",
                              "--out", "gen"], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 1
     assert result.stderr == "error: assets/suits_small.png: mode RGB, expected 1 (1-bit black and white)\n"
     assert not (tmp_path / "gen" / "sprites.h").exists()
+
+
+@pytest.mark.parametrize("name", ["suits_small", "suits_large"])
+def test_suits_read_apart_red_hollow_black_solid(name: str) -> None:
+    """Hearts and diamonds are outlines with a dark inside, spades and clubs filled (more ink); no two alike."""
+    sheet = Image.open(ASSETS / f"{name}.png")
+    fw, fh = SPEC[name].frame
+    glyphs = [[[bool(sheet.getpixel((s * fw + x, y))) for x in range(fw)] for y in range(fh)] for s in range(4)]
+
+    def inside_dark(g: list[list[bool]]) -> int:
+        """Dark pixels enclosed by ink (not reachable from the frame's edge)."""
+        seen, todo = set(), [(x, y) for y in range(fh) for x in range(fw) if x in (0, fw - 1) or y in (0, fh - 1)]
+        while todo:
+            x, y = todo.pop()
+            if (x, y) in seen or not (0 <= x < fw and 0 <= y < fh) or g[y][x]:
+                continue
+            seen.add((x, y))
+            todo += [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+        return sum(not g[y][x] and (x, y) not in seen for y in range(fh) for x in range(fw))
+
+    ink = [sum(map(sum, g)) for g in glyphs]
+    for red in (1, 2):
+        assert inside_dark(glyphs[red]) >= 2
+        for black in (0, 3):
+            assert ink[black] >= ink[red] + 4, (name, ink)
+    for i in range(4):
+        for j in range(i):
+            differ = sum(a != b for ra, rb in zip(glyphs[i], glyphs[j]) for a, b in zip(ra, rb))
+            assert differ >= 4, (name, "SHDC"[i], "SHDC"[j])

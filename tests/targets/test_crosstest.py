@@ -12,11 +12,8 @@ from conftest import build_hex, needs_firmware
 from generator.targets import crosstest
 from generator.engine.cards import DECKS
 from generator.targets.emulator import Emulator
-from generator.ai.players import seats
-from generator.engine.game import play_game
-from generator.ai.players import GreedyPlayer, HUMAN
-from generator.engine.rules import SCORINGS, Variant
-from generator.engine.trace import first_difference, trick_line
+from generator.engine.rules import SCORINGS
+from generator.engine.trace import first_difference
 
 pytestmark = needs_firmware
 CI_GAMES = 64
@@ -78,59 +75,21 @@ def test_malformed_play_lines_get_an_error_not_a_hang(firmware_hex):
         assert emu.run_until_serial("end winner=", max_cycles=400_000_000)
 
 
-def device_order(hand: int, trump: int) -> list[int]:
-    """Seat 0's cards as the device shows them: suits in the alternate order, high ranks first."""
-    from generator.engine.cards import cards_of, suit_of
-    from generator.engine.display import suit_order
-
-    return [c for s in suit_order(trump, "alternate") for c in sorted(cards_of(hand), reverse=True) if suit_of(c) == s]
-
-
-def tap(emu: Emulator, button: str) -> None:
-    emu.press(button)
-    emu.run_frames(3)
-    emu.release(button)
-    emu.run_frames(2)
-
-
 def test_a_hand_played_with_the_buttons_matches_the_engine(firmware_hex):
-    """Seat 0 is played by pressing LEFT/RIGHT/A to pick the cards a Python player picks."""
-    from generator.engine.rules import deal
-    from generator.engine.state import HandState
+    """Seat 0 is played by pressing LEFT/RIGHT/A to pick the cards a Python player picks;
+    the hand's trace, sent once the hand is over, equals the engine's."""
+    from generator.targets.screenshots import ButtonGame, Device
 
     with Emulator(firmware_hex, adc_seed=3) as emu:
-        assert emu.run_until_serial("# whist ")
-        emu.run_frames(2)
-        tap(emu, "A")  # title -> main menu
-        tap(emu, "A")  # Play (first in the menu without a saved game): a game against the default greedy opponent
-        assert emu.run_until_serial("trump ", max_cycles=50_000_000)
-        header = emu.serial_read().decode()
-        seed = int(header.split("game v1 seed=")[1].split()[0])
-        variant = Variant.make()
-        state = HandState(variant.deck, variant.scoring, deal(seed, 1, variant.deck))
-        me, opponent = GreedyPlayer(), GreedyPlayer()
-        selected = 0
-        while not state.is_over():
-            if state.turn == 0:
-                emu.run_frames(80)  # the finished trick's display and the computer's pause are over
-                card = me.choose(state.observation(0), state.legal_mask())
-                order = device_order(state.hands[0], state.trump)
-                for _ in range((order.index(card) - selected) % len(order)):
-                    tap(emu, "RIGHT")
-                selected = order.index(card)
-                tap(emu, "A")
-            else:
-                card = opponent.choose(state.observation(1), state.legal_mask())
-            trick = state.apply(card)
-            selected = min(selected, max(bin(state.hands[0]).count("1") - 1, 0))
-            if trick:  # in step with the device: its trick line is out before the next decision
-                assert emu.run_until_serial(trick_line(trick) + "\n", max_cycles=100_000_000)
-        assert emu.run_until_serial(r"score [^\n]*\n", regex=True, max_cycles=200_000_000)
-        got = [line for line in (header + emu.serial_read().decode()).splitlines() if not line.startswith("#")]
+        dev = Device(emu)
+        dev.boot()
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        game.play_hand()
+        dev.wait_serial(r"score [^\n]*\n", regex=True)
+        dev.read()
+        got = game.device_lines()
+    assert len(got) >= 6 + 26 + 1 and got[6 + 26].startswith("score ")
+    assert first_difference(game.want[: len(got)], got) is None
 
-    class Human(GreedyPlayer):
-        name = HUMAN
-
-    want = play_game(seed, variant, seats(seed, (Human(), "greedy"))).lines
-    assert got[-1].startswith("score ") and len(got) == 6 + 26 + 1
-    assert first_difference(want[: len(got)], got) is None

@@ -18,8 +18,7 @@ import pytest
 
 from conftest import needs_firmware
 from generator.targets.emulator import Emulator, frame_to_image
-from generator.ai.players import DEVICE_PLAYERS
-from generator.codegen.protocol import DEFAULTS
+from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 from generator.targets.screenshots import SCREEN, SETTINGS, ButtonGame, Device
 
 pytestmark = needs_firmware
@@ -75,7 +74,9 @@ def test_every_setting_changes_and_survives_a_power_cycle(firmware_hex):
                 dev.tap("DOWN")
             before = dev.emu.screen()
             dev.tap("RIGHT")
-            assert changed_rows(before, dev.emu.screen()) == {row}, SETTINGS[row]
+            # the scoring's title names the pack's tricks; the title bar shows the level's hint
+            also = {"game": {1}, "ai": {-1}}.get(SETTINGS[row], set())
+            assert changed_rows(before, dev.emu.screen()) == {row} | also, SETTINGS[row]
         dev.tap("UP", len(SETTINGS) - 1)
         changed = dev.emu.screen()
         dev.tap("B")
@@ -92,9 +93,9 @@ def test_every_setting_changes_and_survives_a_power_cycle(firmware_hex):
         dev.tap("B")
         dev.menu("play")
         # classic suit order and single-click play off (A twice), at the fast speed
-        game = ButtonGame(dev, pause=30, style="classic", clicks=2)
+        game = ButtonGame(dev, style="classic", clicks=2)
         game.start()
-        ai = DEVICE_PLAYERS[(DEVICE_PLAYERS.index(DEFAULTS["player"]) + 1) % len(DEVICE_PLAYERS)]
+        ai = DEVICE_PLAYERS[(DEVICE_PLAYERS.index(FIRST_LEVEL) + 1) % len(DEVICE_PLAYERS)]
         assert re.fullmatch(rf"game v1 seed=\d+ deck=28 scoring=every target=25 p0=human p1={ai}", game.want[0])
         assert game.device_lines()[0] == game.want[0]
         game.play_hand(tricks=3)
@@ -134,7 +135,7 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
         dev.change_settings({"game": 1, "speed": 1})
         dev.tap("B")
         dev.menu("play")
-        game = ButtonGame(dev, pause=30)
+        game = ButtonGame(dev)
         game.start()
         game.play_game()
         assert dev.screen == SCREEN["game_over"]
@@ -157,13 +158,34 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
         assert won in (0, 1)
 
 
+def test_a_new_game_over_a_saved_one_asks_first(firmware_hex):
+    with device(firmware_hex, adc_seed=4) as dev:
+        dev.menu("settings")
+        dev.change_settings({"game": 1, "speed": 1, "target": 1})
+        dev.tap("B")
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        game.play_hand()
+        assert not game.finish_hand()  # saved at the end of hand 1
+        dev.tap("UP")
+        dev.tap("B", 2)
+        dev.wait_screen("menu")
+        saved = dev.emu.eeprom
+        dev.menu("play", has_save=True)  # the first A only warns
+        dev.run(30)
+        assert dev.screen == SCREEN["menu"] and dev.emu.eeprom == saved
+        dev.tap("A")
+        dev.wait_screen("table")
+
+
 def test_a_game_continues_after_power_off(firmware_hex):
     with device(firmware_hex, adc_seed=4) as dev:
         dev.menu("settings")
         dev.change_settings({"game": 1, "speed": 1})
         dev.tap("B")
         dev.menu("play")
-        game = ButtonGame(dev, pause=30)
+        game = ButtonGame(dev)
         game.start()
         game.play_hand()
         assert not game.finish_hand()  # now in hand 2, saved at the end of hand 1
@@ -177,9 +199,8 @@ def test_a_game_continues_after_power_off(firmware_hex):
         dev.tap("A")  # Continue: listed first and selected
         dev.wait_screen("table")
         dev.log = header + "\n"  # printed before the power cycle
-        again = ButtonGame(dev, pause=30)
-        again.start()
-        assert again.hand == 2
+        again = ButtonGame(dev)
+        again.start(hand=2)
         again.play_game()
         assert dev.screen == SCREEN["game_over"]
         start = game.want.index(next(x for x in game.want if x.startswith("hand 2 ")))
@@ -194,15 +215,18 @@ def test_a_deal_number_replays_that_deal(firmware_hex):
         dev.tap("LEFT")
         dev.tap("UP", 4)  # 42
         dev.tap("A")
-        dev.wait_serial("trump ")
+        dev.wait_serial("game v1 seed=42 ")
         assert dev.read().startswith("game v1 seed=42 ")
         dev.tap("UP")
         dev.wait_screen("pause")
+        dev.tap("B")  # asks: the hand in progress would be lost
+        dev.run(30)
+        assert dev.screen == SCREEN["pause"]
         dev.tap("B")
         dev.wait_screen("menu")
         dev.menu("deal")  # offers the last deal again
         dev.tap("A")
-        dev.wait_serial("trump ")
+        dev.wait_serial("game v1 seed=42 ")
         assert dev.read().startswith("game v1 seed=42 ")
 
 
@@ -212,21 +236,28 @@ def test_the_demo_starts_on_an_idle_title_and_stops_at_a_button(firmware_hex):
         assert dev.screen == SCREEN["title"]
         dev.wait_screen("auto", 30)
         dev.wait_serial("trick 1 ")
-        ai = DEFAULTS["player"]
-        assert f"p0={ai} p1={ai}" in dev.read()
+        assert f"p0={FIRST_LEVEL} p1={FIRST_LEVEL}" in dev.read()
         dev.tap("B")
         assert dev.screen == SCREEN["title"]
 
 
-def test_rules_scroll_and_credits_show(firmware_hex):
+def test_rules_in_pages_and_credits_show(firmware_hex):
     with device(firmware_hex) as dev:
         dev.menu("rules")
         dev.wait_screen("rules")
         first = dev.emu.screen()
-        dev.tap("DOWN", 30)
-        assert dev.emu.screen() != first  # scrolled
+        pages = {first}
+        for _ in range(3):  # one press a page
+            dev.tap("A")
+            pages.add(dev.emu.screen())
+        assert len(pages) == 4 and dev.screen == SCREEN["rules"]
         dev.tap("UP", 30)
         assert dev.emu.screen() == first
+        dev.tap("DOWN", 3)
+        dev.tap("A")  # A on the last page leaves
+        dev.wait_screen("menu")
+        dev.menu("rules")
+        dev.wait_screen("rules")
         dev.tap("B")
         dev.wait_screen("menu")
         dev.menu("credits")
@@ -241,7 +272,7 @@ def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex):
     with device(firmware_hex) as dev:
         dev.read()
         dev.emu.serial_write("play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0\n")
-        dev.wait_serial("trick 13 ")
+        dev.wait_serial("trick 13 ", max_cycles=1_000_000_000)  # each trick paced: about 1.7 s
         seen, pictures = dev.read(), set()
         while "trick 14 " not in seen:
             assert dev.emu.run_frames(1, max_cycles=max_gap) == 1, "no frame for 40 ms: the screen froze"
