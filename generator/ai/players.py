@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 
 from ..engine.game import Player
 from ..engine.prng import Rng, ai_rng
-from . import hard
+from . import hard, rollout
 from .basic import GreedyPlayer, RandomPlayer
 from .expert import ExpertPlayer
 from .original import OriginalPlayer
@@ -23,8 +23,9 @@ PLAYERS: dict[str, PlayerFactory] = {
     "greedy": lambda rng: GreedyPlayer(),
     "original": lambda rng: OriginalPlayer(),
     "easy": lambda rng: hard.easy(),
-    "hard": lambda rng: hard.hard(),
+    "hard": rollout.hard,
     # PC only: the yardsticks (docs/ai.md), never offered on the device
+    "hard-rule": lambda rng: hard.hard_rule(),
     "original-exact": lambda rng: hard.original_exact(),
     "hard-exact": lambda rng: hard.hard_exact(),
     "expert": ExpertPlayer,
@@ -36,7 +37,7 @@ DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy", "original", "easy", "hard
 # (the order of DEVICE_PLAYERS; each beats the one below on duplicate deals, docs/ai.md).
 LEVEL_NAMES: dict[str, tuple[str, str]] = {
     "random": ("Novice", "plays any legal card"),
-    "greedy": ("Beginner", "wins a trick when it can"),
+    "greedy": ("Beginner", "wins tricks but saves its trumps"),
     "original": ("Casual", "the original Arduboy game"),
     "easy": ("Club", "counts cards, plans a little"),
     "hard": ("Master", "counts all cards, solves stage 2"),
