@@ -5,13 +5,14 @@ stock) are dealt from the game's shared AI stream, consistently with what it
 knows: the face-up cards the opponent took are in its hand, and after showing
 a void in a suit it holds at most as many unknown cards of that suit as it has
 drawn hidden cards since (:func:`suit_caps`). In every world each candidate
-card (one per run of equivalent legal cards) is played, both seats finish
-stage 1 with Hard's memory rule (:func:`policy`, the weights of
-``hard.WEIGHTS`` in a closed form that costs four popcounts instead of a loop
-over the unseen cards), and stage 2 is estimated by a greedy double-dummy
-playout (:func:`playout`). The candidate with the best total over the same
-worlds is played. The number of worlds shrinks with the work a world costs
-(:func:`worlds`), which bounds the time a decision takes on the device.
+card (one per run of equivalent legal cards) is played and the hand is played
+out with both hands open by one cheap rule (:func:`policy`): in stage 1
+Hard's memory rule (the weights of ``hard.WEIGHTS``, in a closed form that
+costs four popcounts instead of a loop over the unseen cards), in stage 2
+"cash a sure winner, win as cheaply as you can, else lead low". The candidate
+with the best total over the same worlds is played. The number of worlds
+shrinks with the work a world costs (:func:`worlds`), which bounds the time a
+decision takes on the device.
 
 ``templates/players/hard.cpp.j2`` is the same algorithm in C++.
 """
@@ -25,8 +26,8 @@ from ..engine.state import Observation
 from .hard import WEIGHTS, SearchPlayer, Weights
 from .solver import NODE_BUDGET, run_lows
 
-NO_CAP = 15  # a suit the opponent never showed void in: no bound on its unknown cards
-WORK = 2400  # cards played per decision over all worlds and candidates (rollouts and playouts)
+NO_CAP = 100  # a suit never shown void: no bound (a hand moves a cap by at most 13 either way)
+WORK = 2400  # cards played per decision, over all its worlds and candidates
 MAX_WORLDS = 24
 MIN_WORLDS = 2
 
@@ -53,17 +54,15 @@ def suit_caps(obs: Observation) -> list[int]:
         if t.winner == opp:
             known |= 1 << t.take
         else:
-            for s in range(4):
-                caps[s] = min(caps[s] + 1, NO_CAP)
+            caps = [x + 1 for x in caps]
     if obs.lead >= 0:
         _played(caps, known, obs.lead)
     return caps
 
 
 def _played(caps: list[int], known: int, c: int) -> None:
-    s = c // 13
-    if not known >> c & 1 and caps[s] < NO_CAP:
-        caps[s] -= 1
+    if not known >> c & 1:
+        caps[c // 13] -= 1
 
 
 def sample(obs: Observation, caps: list[int], rng: Rng) -> tuple[list[int], list[int]]:
@@ -77,8 +76,7 @@ def sample(obs: Observation, caps: list[int], rng: Rng) -> tuple[list[int], list
     for i in range(len(unseen) - 1, 0, -1):
         j = rng.uniform(i + 1)
         unseen[i], unseen[j] = unseen[j], unseen[i]
-    held = obs.hand.bit_count() - (1 if obs.lead >= 0 else 0)
-    need = held - obs.opp_taken.bit_count()
+    need = len(unseen) - (obs.stock_left - 1)  # the hidden stock is the rest
     theirs = [(obs.opp_taken >> (13 * s)) & 0x1FFF for s in range(4)]
     count = [0, 0, 0, 0]
     stock = []
@@ -99,25 +97,27 @@ def policy(mine: list[int], live: list[int], up: int, trump: int, lead: int, w: 
     The sum of the unseen cards' values has a closed form per suit: each
     unseen card's value is 12 less the unseen cards above it (and the face-up
     card, if higher), so the suit adds 12 n - n (n - 1) / 2 - those below the
-    face-up card.
+    face-up card. In stage 2 (``up`` < 0) every trick is wanted: lead a sure
+    winner or the top trump, else the cheapest card; follow with the cheapest
+    winner, else the cheapest card.
     """
-    us, ur = divmod(up, 13)
-
     def value(s: int, r: int) -> int:
         above = live[s] & ~mine[s] & ~((2 << r) - 1)
         return 12 - above.bit_count() + (w.trump if s == trump else 0)
 
-    cnt = total = 0
-    for s in range(4):
-        unseen = live[s] & ~mine[s]
-        if s == us:
-            unseen &= ~(1 << ur)
-        n = unseen.bit_count()
-        cnt += n
-        total += 12 * n - n * (n - 1) // 2 + (w.trump * n if s == trump else 0)
-        if s == us:
-            total -= (unseen & ((1 << ur) - 1)).bit_count()
-    gain4 = 4 * (value(us, ur) * cnt - total)
+    cnt = total = gain4 = 0
+    if up >= 0:
+        us, ur = divmod(up, 13)
+        for s in range(4):
+            unseen = live[s] & ~mine[s]
+            if s == us:
+                unseen &= ~(1 << ur)
+            n = unseen.bit_count()
+            cnt += n
+            total += 12 * n - n * (n - 1) // 2 + (w.trump * n if s == trump else 0)
+            if s == us:
+                total -= (unseen & ((1 << ur) - 1)).bit_count()
+        gain4 = 4 * (value(us, ur) * cnt - total)
     legal = mine
     if lead >= 0 and mine[lead // 13]:
         legal = [m if s == lead // 13 else 0 for s, m in enumerate(mine)]
@@ -152,7 +152,9 @@ def policy(mine: list[int], live: list[int], up: int, trump: int, lead: int, w: 
             return cheap
         if sure >= 0:
             return sure
-        return top if top >= 0 else high
+        if top >= 0:
+            return top
+        return high if up >= 0 else cheap
     if win < 0 or lose < 0:
         return cheap
     return win if gain4 >= cnt * (4 * w.want + w.spend * (v_win - v_lose)) else lose
@@ -161,59 +163,6 @@ def policy(mine: list[int], live: list[int], up: int, trump: int, lead: int, w: 
 def _beats(lead: int, c: int, trump: int) -> bool:
     ls, cs = lead // 13, c // 13
     return c > lead if cs == ls else cs == trump
-
-
-def _high(m: int) -> int:
-    return m.bit_length() - 1
-
-
-def _low(m: int) -> int:
-    return (m & -m).bit_length() - 1
-
-
-def playout(h: list[list[int]], trump: int, leader: int) -> int:
-    """Stage 2 played greedily with both hands open; the tricks seat 0 takes.
-
-    The leader cashes a sure winner (the top live card of a suit the follower
-    cannot ruff, the first such suit), else leads its lowest non-trump (its
-    lowest trump when it has nothing else); the follower wins as cheaply as
-    it can (the lowest ruff when void), else throws its lowest card.
-    """
-    h = [list(h[0]), list(h[1])]
-    won0 = 0
-    while any(h[leader]):
-        a, b = h[leader], h[1 - leader]
-        lead = -1
-        for s in range(4):
-            top = _high(a[s] | b[s])
-            if a[s] and a[s] >> top & 1 and (b[s] or not b[trump] or s == trump):
-                lead = 13 * s + top
-                break
-        if lead < 0:
-            lead = _lowest(a, trump)
-        ls = lead // 13
-        a[ls] ^= 1 << (lead % 13)
-        if b[ls]:
-            higher = b[ls] >> (lead % 13 + 1) << (lead % 13 + 1)
-            follow = 13 * ls + (_low(higher) if higher else _low(b[ls]))
-        elif b[trump]:
-            follow = 13 * trump + _low(b[trump])
-        else:
-            follow = _lowest(b, trump)
-        b[follow // 13] ^= 1 << (follow % 13)
-        if _beats(lead, follow, trump):
-            leader = 1 - leader
-        won0 += leader == 0
-    return won0
-
-
-def _lowest(hand: list[int], trump: int) -> int:
-    """The lowest-ranked non-trump (first suit on ties), else the lowest trump."""
-    best = -1
-    for s in range(4):
-        if s != trump and hand[s] and (best < 0 or _low(hand[s]) < best % 13):
-            best = 13 * s + _low(hand[s])
-    return best if best >= 0 else 13 * trump + _low(hand[trump])
 
 
 def candidates(mine: list[int], legal: list[int], live: list[int]) -> list[int]:
@@ -237,17 +186,20 @@ def split(mask: int) -> list[int]:
     return [(mask >> (13 * s)) & 0x1FFF for s in range(4)]
 
 
-def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], pos: int,
-            leader: int, lead: int, trump: int, counts_stage1: bool) -> int:
-    """From a world with the current trick open, stage 1 by ``policy`` for both seats, stage 2 by ``playout``.
+def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], leader: int, lead: int,
+            first: int, trump: int, counts_stage1: bool) -> int:
+    """Play a world out with both hands open: ``first`` for the seat to move, then ``policy`` for both.
 
-    ``stock[pos]`` is the face-up card. Returns ``me``'s tricks less the other
-    seat's from here, those of stage 1 only when the scoring counts them.
+    ``stock`` is the face-up card then the hidden ones, top first. Returns
+    ``me``'s tricks less the other seat's from here, those of stage 1 only
+    when the scoring counts them.
     """
-    diff = 0
-    while pos < len(stock):
+    diff = pos = 0
+    while any(h[0]) or any(h[1]):
         p = leader if lead < 0 else 1 - leader
-        c = policy(h[p], live, stock[pos], trump, lead)
+        up = stock[pos] if pos < len(stock) else -1
+        c = first if first >= 0 else policy(h[p], live, up, trump, lead)
+        first = -1
         s, bit = c // 13, 1 << (c % 13)
         h[p][s] ^= bit
         live[s] ^= bit
@@ -255,24 +207,21 @@ def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], pos:
             lead = c
             continue
         leader = p if _beats(lead, c, trump) else leader
-        _deal(h, leader, stock[pos], stock[pos + 1])
-        pos += 2
-        if counts_stage1:
-            diff += 1 if leader == me else -1
         lead = -1
-    n = sum(x.bit_count() for x in h[0])
-    t0 = playout(h, trump, leader)
-    return diff + 2 * (t0 if me == 0 else n - t0) - n
-
-
-def _deal(h: list[list[int]], winner: int, take: int, draw: int) -> None:
-    h[winner][take // 13] |= 1 << (take % 13)
-    h[1 - winner][draw // 13] |= 1 << (draw % 13)
+        if up >= 0:
+            take, draw = stock[pos], stock[pos + 1]
+            h[leader][take // 13] |= 1 << (take % 13)
+            h[1 - leader][draw // 13] |= 1 << (draw % 13)
+            pos += 2
+            if not counts_stage1:
+                continue
+        diff += 1 if leader == me else -1
+    return diff
 
 
 def choose(obs: Observation, legal_mask: int, rng: Rng) -> int:
     """The card with the best total over the sampled worlds (ties: the lowest card)."""
-    me, trump = obs.player, obs.trump
+    me = obs.player
     mine = split(obs.hand)
     live = split(obs.deck.mask & ~obs.played)
     cands = candidates(mine, split(legal_mask), live)
@@ -284,22 +233,10 @@ def choose(obs: Observation, legal_mask: int, rng: Rng) -> int:
     totals = [0] * len(cands)
     for _ in range(n):
         theirs, hidden = sample(obs, caps, rng)
-        stock = [obs.upcard] + hidden
         for i, c in enumerate(cands):
             h = [[0] * 4, [0] * 4]
             h[me], h[1 - me] = list(mine), list(theirs)
-            lv = list(live)
-            s, bit = c // 13, 1 << (c % 13)
-            h[me][s] ^= bit
-            lv[s] ^= bit
-            if obs.lead < 0:
-                v = rollout(me, h, lv, stock, 0, me, c, trump, counts_stage1)
-            else:
-                w = me if _beats(obs.lead, c, trump) else obs.leader
-                _deal(h, w, stock[0], stock[1])
-                v = rollout(me, h, lv, stock, 2, w, -1, trump, counts_stage1)
-                if counts_stage1:
-                    v += 1 if w == me else -1
+            v = rollout(me, h, list(live), [obs.upcard] + hidden, obs.leader, obs.lead, c, obs.trump, counts_stage1)
             totals[i] += v if obs.mode == HIGH else -v
     best = max(range(len(cands)), key=lambda i: (totals[i], -i))
     return cands[best]
