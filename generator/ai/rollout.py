@@ -27,7 +27,7 @@ from .hard import WEIGHTS, SearchPlayer, Weights
 from .solver import NODE_BUDGET, run_lows
 
 NO_CAP = 100  # a suit never shown void: no bound (a hand moves a cap by at most 13 either way)
-WORK = 2400  # cards played per decision, over all its worlds and candidates
+WORK = 4000  # cards played per decision, over all its worlds and candidates: under 16 M cycles on the AVR
 MAX_WORLDS = 24
 MIN_WORLDS = 2
 
