@@ -1,4 +1,4 @@
-"""AI benchmarks (make bench): duplicate-deal win rates, stage-2 loss against perfect play, nodes per decision.
+"""AI benchmarks (make bench): duplicate-deal win rates, Hard's stage-2 loss against a perfect opponent.
 
 Figures are printed, never asserted. Usage: python benchmarks/ai.py [--deals 2000] [--hands 1000] [--jobs 2]
 """
@@ -6,7 +6,7 @@ Figures are printed, never asserted. Usage: python benchmarks/ai.py [--deals 200
 from __future__ import annotations
 
 import argparse
-import statistics
+import random
 import sys
 from multiprocessing import Pool
 from pathlib import Path
@@ -16,66 +16,118 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import click  # noqa: E402
 
 from generator.ai.arena import run_arena  # noqa: E402
-from generator.engine.game import play_hand  # noqa: E402
 from generator.ai.players import make_player  # noqa: E402
-from generator.ai.hard import hard  # noqa: E402
+from generator.ai import native  # noqa: E402
+from generator.ai.hard import hard_rule  # noqa: E402
 from generator.engine.prng import ai_rng  # noqa: E402
 from generator.engine.rules import Variant  # noqa: E402
-from generator.ai.solver import Search, decide, move_reaches, split  # noqa: E402
+from generator.ai.solver import follow_moves, follower_wins, lead_moves, split  # noqa: E402
+from generator.engine.cards import DECKS  # noqa: E402
+from generator.engine.rules import HIGH, deal  # noqa: E402
+from generator.engine.state import HandState, Observation  # noqa: E402
 
 
-def exact_value(h, trump, mode, me, leader, lead, card) -> int:
-    """Tricks the counted player takes after ``me`` plays ``card``, with perfect play from there."""
-    counted = me if mode == 0 else 1 - me
-    s = Search([list(h[0]), list(h[1])], trump, me, counted, None, True)
-    n = sum(x.bit_count() for x in h[me])
-    v = 0
-    while v < n and move_reaches(s, me, leader, lead, card, v + 1):
-        v += 1
-    return v
+def boundary(h, trump: int, leader: int, seat: int) -> int:
+    """Tricks ``seat`` takes from a trick boundary with perfect play on both sides (high game)."""
+    return native.exact_value(h, trump, leader, seat, seat)
 
 
-def hand_quality(seed: int) -> tuple[int, list[int]]:
-    """One hand of hard vs original (hard in seat seed & 1): hard's stage-2 trick loss and its node counts."""
+def value_after(h, trump: int, p: int, leader: int, lead: int, c: int) -> int:
+    """Seat ``p``'s exact tricks from here after it plays ``c`` (the other seat then plays perfectly)."""
+    def settle(a: int, b: int, first: int) -> int:
+        w = 1 - first if follower_wins(a, b, trump) else first
+        return (w == p) + boundary(h, trump, w, p)
+
+    h[p][c // 13] ^= 1 << (c % 13)
+    try:
+        if lead >= 0:
+            return settle(lead, c, leader)
+        best = None
+        for b in follow_moves(h[1 - p], h[p], c, trump):
+            h[1 - p][b // 13] ^= 1 << (b % 13)
+            v = settle(c, b, p)
+            h[1 - p][b // 13] ^= 1 << (b % 13)
+            best = v if best is None else min(best, v)
+        return best
+    finally:
+        h[p][c // 13] ^= 1 << (c % 13)
+
+
+def perfect_reply(h, trump: int, p: int, leader: int, lead: int) -> int:
+    """A card keeping seat ``p``'s exact value (one card per run; ties: the first in search order)."""
+    moves = lead_moves(h[p], h[1 - p], trump) if lead < 0 else follow_moves(h[p], h[1 - p], lead, trump)
+    if len(moves) == 1:
+        return moves[0]
+    values = [value_after(h, trump, p, leader, lead, c) for c in moves]
+    return moves[values.index(max(values))]
+
+
+def stage2_loss(h, trump: int, leader: int) -> int:
+    """Tricks Hard (seat 0, budget as on the device) loses against a perfect seat 1 from this position."""
+    deck = DECKS[52]
+    h = [list(h[0]), list(h[1])]
+    player = hard_rule()  # Hard's stage 2: the solver with the device budget and the carried proof
+    want = boundary(h, trump, leader, 0)
+    got = [0, 0]
+    lead = -1
+    for trick in range(1, sum(x.bit_count() for x in h[0]) + 1):
+        for _ in range(2):
+            p = leader if lead < 0 else 1 - leader
+            if p == 0:
+                hand = sum(m << (13 * s) for s, m in enumerate(h[0]))
+                left = hand | sum(m << (13 * s) for s, m in enumerate(h[1]))
+                obs = Observation(0, deck, trump, HIGH, hand, -1, 0, leader, lead, deck.mask & ~left, 0, 0,
+                                  ((0, 0), (got[0], got[1])), trick)
+                c = player.choose(obs, hand if lead < 0 or not h[0][lead // 13] else h[0][lead // 13] << (13 * (lead // 13)))
+            else:
+                c = perfect_reply(h, trump, 1, leader, lead)
+            h[p][c // 13] ^= 1 << (c % 13)
+            if lead < 0:
+                lead = c
+            else:
+                leader = p if follower_wins(lead, c, trump) else leader
+                got[leader] += 1
+                lead = -1
+    return want - got[0]
+
+
+def real_positions(count: int):
+    """Stage-2 starts of hands of hard-rule vs original (last13, 52 cards), seeds 1..count."""
     variant = Variant.make(52, "last13", 0)
-    me = seed & 1
-    player = hard()
-    other = make_player("original", ai_rng(seed))
-    loss = 0
-
-    def choose(state, p):
-        nonlocal loss
-        obs = state.observation(p)
-        if p != me:
-            return other.choose(obs, state.legal_mask())
-        card = player.choose(obs, state.legal_mask())
-        if obs.stage == 2 and player.nodes[-1]:
-            h = [[0] * 4, [0] * 4]
-            h[me], h[1 - me] = split(obs.hand), split(obs.opponent_hand())
-            d = decide(h, obs.trump, obs.mode, me, obs.leader, obs.lead, budget=None, exact_table=True)
-            if not decide(h, obs.trump, obs.mode, me, obs.leader, obs.lead).exact:  # else proven best
-                loss += d.value - exact_value(h, obs.trump, obs.mode, me, obs.leader, obs.lead, card)
-        return card
-
-    play_hand(variant, seed, 1, choose, lambda line: None)
-    return loss, player.nodes
+    for seed in range(1, count + 1):
+        state = HandState(variant.deck, variant.scoring, deal(seed, 1, variant.deck))
+        rng = ai_rng(seed)
+        seats = [make_player("hard-rule", rng), make_player("original", rng)]
+        while state.stock_left:
+            p = state.turn
+            state.apply(seats[p].choose(state.observation(p), state.legal_mask()))
+        yield [split(state.hands[0]), split(state.hands[1])], state.trump, state.leader
 
 
-def quality(hands: int, jobs: int) -> list[str]:
-    with Pool(jobs) as pool, click.progressbar(pool.imap(hand_quality, range(1, hands + 1)), length=hands,
-                                               label="stage-2 quality", file=sys.stderr) as bar:
-        results = list(bar)
-    losses = [r[0] for r in results]
-    nodes = sorted(n for r in results for n in r[1] if n)
-    searches = [n for r in results for n in r[1]]
-    pct = lambda q: nodes[min(len(nodes) - 1, int(q * len(nodes)))]  # noqa: E731
-    return [
-        f"hard stage 2 vs perfect play, {hands} hands: {sum(losses) / hands:.3f} tricks lost per hand "
-        f"({sum(1 for x in losses if x)} hands with a loss)",
-        f"hard stage-2 nodes per decision ({len(searches)} decisions, {len(nodes)} searched): "
-        f"median {statistics.median(searches):.0f} (searched only {statistics.median(nodes):.0f}), "
-        f"90% {pct(0.9)}, worst {nodes[-1]}",
-    ]
+def random_positions(count: int):
+    """Random 13-card hands from a shuffled pack, a random trump suit and leader (seeded, repeatable)."""
+    rnd = random.Random(16)
+    for _ in range(count):
+        cards = rnd.sample(range(52), 26)
+        yield ([split(sum(1 << c for c in cards[:13])), split(sum(1 << c for c in cards[13:]))],
+               rnd.randrange(4), rnd.randrange(2))
+
+
+def _loss(pos) -> int:
+    return stage2_loss(*pos)
+
+
+def quality(count: int, jobs: int) -> list[str]:
+    """Hard's stage 2 (the device budget) against a perfect opponent: tricks lost per hand."""
+    lines = []
+    for label, positions in (("real-game", real_positions(count)), ("random", random_positions(count))):
+        positions = list(positions)
+        with Pool(jobs) as pool, click.progressbar(pool.imap(_loss, positions), length=count,
+                                                   label=f"stage-2 loss, {label}", file=sys.stderr) as bar:
+            losses = list(bar)
+        lines.append(f"hard stage 2 vs a perfect opponent, {count} {label} positions: "
+                     f"{sum(losses) / count:.3f} tricks lost per hand ({sum(1 for x in losses if x)} with a loss)")
+    return lines
 
 
 def arena(a: str, b: str, deals: int, jobs: int) -> list[str]:
@@ -96,12 +148,13 @@ YARDSTICKS = ("original-exact", "hard-exact")
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--deals", type=int, default=2000)
-    ap.add_argument("--hands", type=int, default=1000)
+    ap.add_argument("--hands", type=int, default=1000, help="stage-2 positions of each kind (real-game, random)")
     ap.add_argument("--expert-deals", type=int, default=200, help="deals for each match of the (slow) PC expert")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     matches = [(a, b, args.deals) for a, b in LADDER]
     matches += [(a, b, args.deals) for a in ("hard", "easy") for b in ("original", *YARDSTICKS)]
+    matches += [("hard", "hard-rule", args.deals)]
     matches += [("expert", b, args.expert_deals) for b in ("hard", "original", *YARDSTICKS)]
     for a, b, n in matches:
         for line in arena(a, b, n, args.jobs):

@@ -1,0 +1,75 @@
+"""Hard's stage-1 search: its worlds respect what the seat saw, its work is bounded, its policy is Hard's rule."""
+
+from generator.ai import rollout
+from generator.ai.hard import stage1_choice
+from generator.ai.players import make_player
+from generator.engine.cards import DECKS
+from generator.engine.prng import Rng
+from generator.engine.rules import SCORINGS, deal
+from generator.engine.state import HandState
+
+
+def play_until(state: HandState, trick: int, seed: int) -> None:
+    players = [make_player("original", Rng(seed)), make_player("greedy", Rng(seed))]
+    while state.trick_number < trick and state.stock_left:
+        state.apply(players[state.turn].choose(state.observation(state.turn), state.legal_mask()))
+
+
+def test_caps_hold_for_the_true_hand_and_bind_the_sampled_ones():
+    """The opponent's real unknown cards always fit the caps, and so does every sampled world."""
+    voids = 0
+    for seed in range(60):
+        deck = DECKS[52 if seed % 2 else 28]
+        st = HandState(deck, SCORINGS["last13"], deal(seed, 1, deck))
+        play_until(st, 3 + seed % 9, seed)
+        if not st.stock_left:
+            continue
+        me = st.turn
+        obs = st.observation(me)
+        caps = rollout.suit_caps(obs)
+        voids += any(c < rollout.NO_CAP - 13 for c in caps)
+        truth = st.hands[1 - me] & ~obs.opp_taken
+        assert all(sum(1 for c in range(52) if truth >> c & 1 and c // 13 == s) <= caps[s] for s in range(4))
+        rng = Rng(seed + 1)
+        for _ in range(4):
+            theirs, hidden = rollout.sample(obs, caps, rng)
+            mask = sum(m << (13 * s) for s, m in enumerate(theirs))
+            assert mask.bit_count() == st.hands[1 - me].bit_count()
+            assert mask & obs.opp_taken == obs.opp_taken
+            assert (mask & ~obs.opp_taken) | sum(1 << c for c in hidden) == obs.unseen()
+            assert len(hidden) == obs.stock_left - 1
+            unknown = mask & ~obs.opp_taken
+            assert all(sum(1 for c in range(52) if unknown >> c & 1 and c // 13 == s) <= caps[s] for s in range(4))
+    assert voids > 5
+
+
+def test_work_per_decision_is_bounded():
+    for cands in range(2, 14):
+        for left in range(2, 54):
+            n = rollout.worlds(cands, left)
+            assert rollout.MIN_WORLDS <= n <= rollout.MAX_WORLDS
+            assert n == rollout.MIN_WORLDS or n * cands * left <= rollout.WORK
+
+
+def test_policy_is_hards_rule_when_the_unseen_cards_are_the_live_ones():
+    """At the first trick nothing is known beyond the own hand, so the closed form must agree with hard.stage1_choice."""
+    for seed in range(80):
+        deck = DECKS[52 if seed % 2 else 28]
+        st = HandState(deck, SCORINGS["last13"], deal(seed, 1, deck))
+        if seed % 3 == 0:
+            st.apply(min(c for c in range(52) if st.legal_mask() >> c & 1))
+        p = st.turn
+        obs = st.observation(p)
+        mine = rollout.split(obs.hand)
+        live = rollout.split(obs.deck.mask & ~obs.played)
+        assert rollout.policy(mine, live, obs.upcard, obs.trump, obs.lead) == stage1_choice(obs, st.legal_mask())
+
+
+def test_one_candidate_draws_nothing_from_the_stream():
+    st = HandState(DECKS[28], SCORINGS["last13"], deal(4, 1, DECKS[28]))
+    play_until(st, 5, 4)
+    obs = st.observation(st.turn)
+    legal = st.legal_mask()
+    single = legal & -legal
+    rng = Rng(77)
+    assert rollout.choose(obs, single, rng) == single.bit_length() - 1 and rng.state == 77
