@@ -4,7 +4,7 @@
 even with a single legal card, so the stream never depends on hidden cards).
 ``greedy`` is a fixed, simple rule: lead the highest card, win as cheaply as
 possible, otherwise throw the cheapest card; in stage 1 it keeps its trumps
-(it leads its highest other card and ruffs only for a face-up trump), since
+(it leads its highest other card and never wins with a trump), since
 stage-1 tricks spent on trumps buy nothing under most scorings. Without that
 it lost to ``random`` (docs/ai.md).
 """
@@ -37,11 +37,13 @@ class GreedyPlayer:
 
     def choose(self, obs: Observation, legal: int) -> int:
         cards = list(cards_of(legal))
-        keep_trumps = obs.stage == 1 and suit_of(obs.upcard) != obs.trump
         if obs.lead < 0:
-            # highest rank; among equal ranks the first suit in S H D C order; in stage 1 not a trump if it can
-            pool = [c for c in cards if suit_of(c) != obs.trump] if obs.stage == 1 else []
-            return min(pool or cards, key=lambda c: (-rank_of(c), suit_of(c)))
+            # highest rank, among equal ranks the first suit in S H D C order; in stage 1 not a
+            # trump (holding only trumps: the cheapest)
+            pool = [c for c in cards if suit_of(c) != obs.trump] if obs.stage == 1 else cards
+            if pool:
+                return min(pool, key=lambda c: (-rank_of(c), suit_of(c)))
+            return min(cards, key=lambda c: cheapness(c, obs.trump))
         winners = [c for c in cards if trick_winner(obs.lead, c, obs.trump) == 1
-                   and not (keep_trumps and suit_of(c) == obs.trump)]
+                   and not (obs.stage == 1 and suit_of(c) == obs.trump)]
         return min(winners or cards, key=lambda c: cheapness(c, obs.trump))

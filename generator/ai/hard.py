@@ -108,9 +108,8 @@ def easy() -> SearchPlayer:
     return SearchPlayer("easy", OriginalPlayer().choose, EASY_BUDGET)
 
 
-def hard_rule() -> SearchPlayer:
-    """Hard's memory rule in stage 1, the device's stage-2 budget: the device's top level before it searched stage 1 (PC only)."""
-    return SearchPlayer("hard-rule", stage1_choice, NODE_BUDGET)
+def hard() -> SearchPlayer:
+    return SearchPlayer("hard", stage1_choice, NODE_BUDGET)
 
 
 def hard_exact() -> SearchPlayer:

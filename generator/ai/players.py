@@ -23,9 +23,9 @@ PLAYERS: dict[str, PlayerFactory] = {
     "greedy": lambda rng: GreedyPlayer(),
     "original": lambda rng: OriginalPlayer(),
     "easy": lambda rng: hard.easy(),
-    "hard": rollout.hard,
+    "hard": lambda rng: hard.hard(),
     # PC only: the yardsticks (docs/ai.md), never offered on the device
-    "hard-rule": lambda rng: hard.hard_rule(),
+    "hard-search": rollout.hard_search,
     "original-exact": lambda rng: hard.original_exact(),
     "hard-exact": lambda rng: hard.hard_exact(),
     "expert": ExpertPlayer,
@@ -37,10 +37,10 @@ DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy", "original", "easy", "hard
 # (the order of DEVICE_PLAYERS; each beats the one below on duplicate deals, docs/ai.md).
 LEVEL_NAMES: dict[str, tuple[str, str]] = {
     "random": ("Novice", "plays any legal card"),
-    "greedy": ("Beginner", "wins tricks but saves its trumps"),
+    "greedy": ("Beginner", "wins tricks, keeps trumps"),
     "original": ("Casual", "the original Arduboy game"),
     "easy": ("Club", "counts cards, plans a little"),
-    "hard": ("Master", "thinks ahead in both stages"),
+    "hard": ("Master", "counts all cards, solves stage 2"),
 }
 # The level a first game on the device is played at (the serial `play`
 # command keeps its own default, protocol.DEFAULTS).

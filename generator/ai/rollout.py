@@ -1,4 +1,4 @@
-"""Hard's stage 1: a few rollouts over sampled worlds, in integers the AVR repeats card for card.
+"""``hard-search``: Hard with a stage-1 search, rollouts over sampled worlds, in integers the AVR can repeat card for card.
 
 The cards this seat has not seen (the opponent's unknown cards and the hidden
 stock) are dealt from the game's shared AI stream, consistently with what it
@@ -14,7 +14,9 @@ with the best total over the same worlds is played. The number of worlds
 shrinks with the work a world costs (:func:`worlds`), which bounds the time a
 decision takes on the device.
 
-``templates/players/hard.cpp.j2`` is the same algorithm in C++.
+Branch ``ai2-device`` has the same algorithm in C++ (``players/hard.cpp.j2``,
+node for node and draw for draw with this module) as the device's Hard; it
+needs about 1,750 B of flash that the firmware does not have yet (docs/ai.md).
 """
 
 from __future__ import annotations
@@ -37,8 +39,8 @@ def suit_caps(obs: Observation) -> list[int]:
 
     A failed follow sets the suit's cap to 0; each hidden card the opponent
     draws raises every cap by one; each card of a suit it plays that was not
-    a face-up card it took lowers that cap by one (the firmware keeps the same
-    counts in ``play()``).
+    a face-up card it took lowers that cap by one (a firmware keeps the same
+    counts in ``play()``, 8 bytes).
     """
     opp = 1 - obs.player
     caps = [NO_CAP] * 4
@@ -242,6 +244,6 @@ def choose(obs: Observation, legal_mask: int, rng: Rng) -> int:
     return cands[best]
 
 
-def hard(rng: Rng) -> SearchPlayer:
-    """The device's top level: rollouts in stage 1, the solver with the device budget in stage 2."""
-    return SearchPlayer("hard", lambda obs, legal: choose(obs, legal, rng), NODE_BUDGET)
+def hard_search(rng: Rng) -> SearchPlayer:
+    """Hard with this search in stage 1 (PC only until the device has the flash: branch ai2-device)."""
+    return SearchPlayer("hard-search", lambda obs, legal: choose(obs, legal, rng), NODE_BUDGET)

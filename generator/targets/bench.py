@@ -12,9 +12,7 @@ from ..ai.basic import RandomPlayer
 from ..engine.rules import Variant
 
 
-# Single hands measured per level, alternating the decks: 200 of each for Hard (its stage-1
-# rollouts are the worst case the 16 M cycle limit is about), 13 of each for Easy.
-THINK_HANDS = {"hard": 400, "easy": 26}
+THINK_HANDS = 26  # 13 of each deck: 1,040 decisions
 
 
 def hands_per_second(variant: Variant, seconds: float) -> float:
@@ -69,12 +67,11 @@ def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None 
         from . import thinktime
 
         for player in ("hard", "easy"):
-            hands = THINK_HANDS[player]
-            echo(f"device thinking time, {player} vs {player}, {hands} single hands (both decks, both stages):")
-            decisions = thinktime.measure(Path(hex_path), hands, player)
+            echo(f"device thinking time, {player} vs {player}, {THINK_HANDS} single hands (both decks, both stages):")
+            decisions = thinktime.measure(Path(hex_path), THINK_HANDS, player)
             for line in thinktime.summary(decisions):
                 echo("  " + line)
-            cpn = thinktime.cycles_per_node(decisions, thinktime.engine_nodes(hands, player))
+            cpn = thinktime.cycles_per_node(decisions, thinktime.engine_nodes(THINK_HANDS, player))
             if cpn:
                 echo(f"  solver: {cpn:,.0f} cycles a node ({thinktime.CLOCK_HZ / cpn:,.0f} nodes/s) "
                      "over the decisions of 1,000 nodes or more")
