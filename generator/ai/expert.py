@@ -64,8 +64,9 @@ def void_rules(obs: Observation) -> list[VoidRule]:
             continue
         s = t.lead // 13
         later = hist[j + 1:]
-        draws = sum(1 for u in later if u.take >= 0 and u.winner == me)
-        taken = sum(1 for u in later if u.take >= 0 and u.winner == opp and u.take // 13 == s)
+        # the draw or take of the void trick itself comes after the failed follow
+        draws = sum(1 for u in hist[j:] if u.take >= 0 and u.winner == me)
+        taken = sum(1 for u in hist[j:] if u.take >= 0 and u.winner == opp and u.take // 13 == s)
         played = sum(1 for u in later for c, seat in ((u.lead, u.leader), (u.follow, 1 - u.leader))
                      if seat == opp and c // 13 == s)
         if obs.lead >= 0 and obs.lead // 13 == s:
