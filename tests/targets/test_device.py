@@ -36,7 +36,8 @@ class FakeDevice:
             v = Variant.make(int(words["deck"]), words["scoring"], int(words["target"]))
             out = ["# whist ready"] + play_game(int(words["seed"]), v, seats(int(words["seed"]), (words["p0"], words["p1"]))).lines
             if self.alter_line is not None:
-                out[self.alter_line] = out[self.alter_line].replace("win=0", "win=1")
+                line = out[self.alter_line]  # the other seat wins this trick
+                out[self.alter_line] = line.replace("win=0", "win=_").replace("win=1", "win=0").replace("win=_", "win=1")
         os.write(self.master, ("\n".join(out) + "\n").encode())
 
     def close(self) -> None:
