@@ -274,6 +274,11 @@ class Emulator:
         text = data.decode("latin-1") if isinstance(data, bytes) else data.encode().decode("latin-1")
         self._call("serial_write", data=text)
 
+    def set_host_reading(self, reading: bool) -> None:
+        """Whether the USB host takes what the firmware prints; when not, its two IN banks fill
+        and stay full, as with a PC program that opened the port and stopped reading."""
+        self._call("serial_reading", reading=reading)
+
     def serial_read(self) -> bytes:
         """Take the bytes the firmware has printed since the last read."""
         return self._call("serial_read")["data"].encode("latin-1")
