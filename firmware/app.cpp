@@ -12,6 +12,7 @@
 #include "gfx.h"
 #include "hw.h"
 #include "prefs.h"
+#include "replies.h"
 #include "screens.h"
 #include "sound.h"
 #include "sprites.h"
@@ -56,7 +57,7 @@ static_assert(hw::SERIAL_LINE_MAX == LINE_MAX, "the serial line buffer holds gen
 // Nothing of a hand played on the buttons leaves over USB before it is over
 // (replayHand sends it then): no card the player has not seen.
 void serialSink(char c) {
-  if (!hidden) Serial.write(c);
+  if (!hidden) hw::serialPut(c);
 }
 
 bool fast() { return prefs::value(prefs::OPT_SPEED); }
@@ -229,7 +230,6 @@ void stepAuto() {
 void startSerialGame(const PlayCommand& cmd) {
   demo = false;
   hidden = false;
-  idle = 0;  // serial games are activity: the title's demo must not start between them
   beginGame(game, cmd.seed, cmd.deck, cmd.scoring, cmd.target, cmd.p0, cmd.p1);
   if (cmd.fast) {  // the whole game now, without frames
     do {
@@ -257,25 +257,61 @@ void reply(uint8_t err) {
   hidden = h;
 }
 
-void pollSerial() {
-  bool overlong;
-  const char* line = hw::serialLine(&overlong);
-  if (!line) return;
-  if (overlong) {
-    reply(ERROR_LONG);
-    return;
-  }
-  if (!strcmp_P(line, PSTR("stack"))) {  // a test hook: the stack's high-water mark
-    char buf[11];
-    Serial.print(F("# stack free="));
-    Serial.write(gfx::decimal(stack::untouched(), buf + sizeof buf));
-    Serial.write('\n');
-    return;
-  }
+// Answer codes beyond the protocol's error codes (replies.h).
+constexpr uint8_t REPLY_STACK = 0x40, REPLY_PLAY = 0x41;
+PlayCommand queued;  // what the REPLY_PLAY in the queue starts
+bool playQueued;
+
+// The answer a line is owed (a valid play is kept in `queued`; one at a time).
+uint8_t command(const char* line, bool overlong) {
+  if (overlong) return ERROR_LONG;
+  if (!strcmp_P(line, PSTR("stack"))) return REPLY_STACK;
   PlayCommand cmd;
   uint8_t err = parsePlay(line, cmd);
-  if (err) reply(err);
-  else startSerialGame(cmd);
+  if (err) return err;
+  if (playQueued) return ERROR_BUSY;
+  queued = cmd;
+  playQueued = true;
+  return REPLY_PLAY;
+}
+
+// A person's game on the screen: no serial command may change it.
+bool personPlaying() { return screen >= TABLE && screen <= GAME_OVER; }
+
+// One "<text><v>" line to the host (text in PROGMEM).
+void printFigure(const char* text, uint16_t v) {
+  char buf[6];
+  for (char c; (c = pgm_read_byte(text++));) hw::serialPut(c);
+  for (const char* p = gfx::decimal(v, buf + sizeof buf); *p; p++) hw::serialPut(*p);
+  hw::serialPut('\n');
+}
+
+void answer(uint8_t code) {
+  if (code == REPLY_STACK) {  // a test hook: the stack's high-water mark and the output lost
+    printFigure(PSTR("# stack free="), stack::untouched());
+    printFigure(PSTR("# serial dropped="), hw::serialDropped);
+  } else if (code == REPLY_PLAY) {
+    playQueued = false;
+    if (personPlaying()) reply(ERROR_BUSY);
+    else startSerialGame(queued);
+  } else if (code) {
+    reply(code);
+  }
+}
+
+// Reads the lines that have arrived (hw::serialLine bounds the bytes a frame;
+// none while every reply slot is taken: the rest waits in the USB banks), then
+// answers the oldest line owed once no input waits or no slot is left
+// (replies.h says why).
+void pollSerial() {
+  bool overlong;
+  while (!replies::full()) {
+    const char* line = hw::serialLine(&overlong);
+    if (!line) break;
+    idle = 0;  // a host at work: the title's demo must not start between its commands
+    replies::add(command(line, overlong));
+  }
+  if (replies::full() || Serial.available() <= 0) answer(replies::take());
 }
 
 void stepTitle() {

@@ -23,6 +23,7 @@ ERRORS: dict[str, str] = {
     "player": "player must be one of " + "|".join(DEVICE_PLAYERS),
     "fast": "fast must be 0 or 1",
     "long": "line too long",
+    "busy": "busy",  # a person's game is on the screen (or a play is already waiting): send it later
 }
 ERROR_CODES = {name: i + 1 for i, name in enumerate(ERRORS)}
 # Emulator markers (GPIOR0 writes, docs/emulator.md) around each decision of a fast game.

@@ -228,11 +228,16 @@ void setup() {
   eeprom_write_byte((uint8_t*)43, 0x35);
   bool corrupt = save::load(40, 'G', &got, sizeof got);
   save::store(60, 'G', &v, sizeof v);
-  save::erase(60);
+  save::erase(60, 'G');
   bool erased = save::load(60, 'G', &got, sizeof got);
+  save::erase(16, 'G');  // another tag: the settings stay
+  bool kept = save::load(16, 'S', &got, sizeof got);
+  eeprom_write_byte((uint8_t*)100, 'X');  // another game's bytes: never written
+  eeprom_write_byte((uint8_t*)101, 'G');
+  save::erase(100, 'G');
   Serial.begin(9600);
   Serial.print(fresh); Serial.print(ok); Serial.print(tag); Serial.print(len);
-  Serial.print(low); Serial.print(corrupt); Serial.println(erased);
+  Serial.print(low); Serial.print(corrupt); Serial.print(erased); Serial.println(kept);
 }
 void loop() {}
 """
@@ -246,8 +251,8 @@ def test_save_blocks(sketch_hex: Callable[[str, str], Path]) -> None:
     hex_path = sketch_hex("save", SAVE_SKETCH)
     with Emulator(hex_path) as emu:
         assert emu.run_until_serial("\n")
-        # fresh=0 ok=1 other-tag=0 other-length=0 below-16=0 corrupt=0 erased=0
-        assert emu.serial_read() == b"0100000\r\n"
+        # fresh=0 ok=1 other-tag=0 other-length=0 below-16=0 corrupt=0 erased=0 kept=1
+        assert emu.serial_read() == b"01000001\r\n"
         eeprom = emu.eeprom
     assert eeprom[:16] == b"\xff" * 16
     a = b = 0  # Fletcher-16 of tag, length and data, stored low byte first
@@ -255,7 +260,8 @@ def test_save_blocks(sketch_hex: Callable[[str, str], Path]) -> None:
         a = (a + v) % 255
         b = (b + a) % 255
     assert eeprom[16:23] == b"WS\x07\x34\x12" + bytes([a, b])
-    assert eeprom[60] == 0xFF and eeprom[61] == ord("G")
+    assert eeprom[60] == ord("W") and eeprom[61] == 0xFF  # the tag erased, one byte written
+    assert eeprom[100:102] == b"XG"
 
 
 @needs_avr
