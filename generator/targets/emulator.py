@@ -168,7 +168,12 @@ class Emulator:
         try:
             if eeprom is not None:
                 request["eeprom"] = _eeprom_hex(eeprom)
-            self._call("load", **request)
+            try:
+                self._call("load", **request)
+            except EmulatorError as e:
+                reason = str(e).removeprefix("load: ")
+                raise EmulatorError(f"{hex_path}: the emulator cannot run it ({reason}); "
+                                    "give a .hex built by 'make hex'") from None
         except BaseException:
             self.close()
             raise

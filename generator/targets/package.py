@@ -40,9 +40,15 @@ class BuildError(Exception):
 
 def elf_size(elf: Path) -> tuple[int, int]:
     """(flash bytes, static RAM bytes) of an AVR ELF: .text+.data and .data+.bss."""
+    with open(elf, "rb") as f:
+        magic = f.read(4)
+    if magic != b"\x7fELF":
+        what = "an empty file" if not magic else "an Intel HEX file" if magic[:1] == b":" else "not an ELF file"
+        raise BuildError(f"{elf}: {what}, which has no section sizes; give the .elf the build writes "
+                         "(build/avr/Whist.elf after 'make hex')")
     out = subprocess.run(["avr-size", "-A", str(elf)], capture_output=True, text=True)
     if out.returncode:
-        raise BuildError(f"avr-size {elf}: {out.stderr.strip()}")
+        raise BuildError(f"avr-size {elf}: {out.stderr.strip() or 'failed'}; give an AVR .elf such as build/avr/Whist.elf")
     sizes = {}
     for line in out.stdout.splitlines():
         parts = line.split()
