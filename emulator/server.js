@@ -85,7 +85,7 @@ const commands = {
     return {};
   },
   serial_reading(req) {
-    need().usb.setReading(Boolean(req.reading));
+    need().setHostReading(Boolean(req.reading));
     return {};
   },
   serial_read() {
