@@ -249,16 +249,9 @@ void startSerialGame(const PlayCommand& cmd) {
   toTable(AUTO);
 }
 
-// An error line for the host, even during a hand whose trace is kept back.
-void reply(uint8_t err) {
-  bool h = hidden;
-  hidden = false;
-  printError(err);
-  hidden = h;
-}
-
 // Answer codes beyond the protocol's error codes (replies.h).
-constexpr uint8_t REPLY_STACK = 0x40, REPLY_PLAY = 0x41;
+constexpr uint8_t REPLY_STACK = 14, REPLY_PLAY = 15;
+static_assert(ERROR_BUSY < REPLY_STACK, "answer codes fit replies.h's 4 bits");
 PlayCommand queued;  // what the REPLY_PLAY in the queue starts
 bool playQueued;
 
@@ -278,25 +271,23 @@ uint8_t command(const char* line, bool overlong) {
 // A person's game on the screen: no serial command may change it.
 bool personPlaying() { return screen >= TABLE && screen <= GAME_OVER; }
 
-// One "<text><v>" line to the host (text in PROGMEM).
-void printFigure(const char* text, uint16_t v) {
-  char buf[6];
-  for (char c; (c = pgm_read_byte(text++));) hw::serialPut(c);
-  for (const char* p = gfx::decimal(v, buf + sizeof buf); *p; p++) hw::serialPut(*p);
-  hw::serialPut('\n');
-}
-
+// Answers one line, even during a hand whose trace is kept back.
 void answer(uint8_t code) {
-  if (code == REPLY_STACK) {  // a test hook: the stack's high-water mark and the output lost
-    printFigure(PSTR("# stack free="), stack::untouched());
-    printFigure(PSTR("# serial dropped="), hw::serialDropped);
-  } else if (code == REPLY_PLAY) {
+  if (code == REPLY_PLAY) {
     playQueued = false;
-    if (personPlaying()) reply(ERROR_BUSY);
-    else startSerialGame(queued);
-  } else if (code) {
-    reply(code);
+    if (!personPlaying()) return startSerialGame(queued);
+    code = ERROR_BUSY;
   }
+  if (!code) return;
+  bool h = hidden;
+  hidden = false;
+  if (code == REPLY_STACK) {  // a test hook: the stack's high-water mark and the output lost
+    printFigure(PSTR("stack free"), stack::untouched());
+    printFigure(PSTR("serial dropped"), hw::serialDropped);
+  } else {
+    printError(code);
+  }
+  hidden = h;
 }
 
 // Reads the lines that have arrived (hw::serialLine bounds the bytes a frame;
@@ -366,16 +357,16 @@ void endHand() {
 // A trace comment once the host has opened the port (before that, Serial
 // drops what is written): the harnesses wait for it before sending. Not
 // printed from setup(), which ProjectABE's fast-running millis() can end
-// before its host opens the port (docs/emulator.md). One write, so the line
-// goes out whole (byte-by-byte writes can be split by the 1 ms USB frame).
+// before its host opens the port (docs/emulator.md). With interrupts off, so
+// the 1 ms USB frame cannot split the line (a split '# whist 0.1.0 r' + 'eady'
+// polluted the first trace); the banks are empty then, nothing waits.
 bool announced;
 void announce() {
   if (announced || !(Serial.dtr() || Serial.rts())) return;
   announced = true;
-  static const char READY[] PROGMEM = "# whist " WHIST_VERSION " ready\n";
-  char line[sizeof READY];
-  strcpy_P(line, READY);
-  Serial.write(line, sizeof READY - 1);
+  cli();
+  printComment(PSTR("whist " WHIST_VERSION " ready"));
+  sei();
 }
 
 }  // namespace

@@ -87,7 +87,7 @@ void recordHand(const Game& g) {
 }
 
 void resetStats() {
-  for (uint8_t i = 0; i < NUM_PLAYER_KINDS; i++) save::erase(statsAt(i), TAG_STATS);
+  for (uint8_t i = 0; i < NUM_PLAYER_KINDS; i++) save::erase(statsAt(i));
 }
 
 bool loadGame(Game& g) {
@@ -98,6 +98,6 @@ bool loadGame(Game& g) {
 }
 
 void storeGame(const Game& g) { save::store(GAME_AT, TAG_GAME, &g, sizeof g); }
-void eraseGame() { save::erase(GAME_AT, TAG_GAME); }
+void eraseGame() { save::erase(GAME_AT); }
 
 }  // namespace prefs

@@ -6,17 +6,16 @@ namespace replies {
 
 namespace {
 constexpr uint8_t SLOTS = 8;
-uint8_t codes[SLOTS], counts[SLOTS];  // runs, oldest first: codes[i] owed counts[i] times
+uint8_t runs[SLOTS];  // oldest first: code << 4 | times owed (1..15)
 uint8_t used;
 }  // namespace
 
 void add(uint8_t code) {
-  uint8_t* last = &counts[used - 1];
-  if (used && codes[used - 1] == code && *last < 255) {
-    ++*last;
+  uint8_t& last = runs[used - 1];
+  if (used && last >> 4 == code && (last & 15) < 15) {
+    last++;
   } else if (used < SLOTS) {
-    codes[used] = code;
-    counts[used++] = 1;
+    runs[used++] = code << 4 | 1;
   } else {
     hw::serialDropped++;
   }
@@ -26,13 +25,10 @@ bool full() { return used == SLOTS; }
 
 uint8_t take() {
   if (!used) return 0;
-  uint8_t code = codes[0];
-  if (!--counts[0]) {
+  uint8_t code = runs[0] >> 4;
+  if (!(--runs[0] & 15)) {
     used--;
-    for (uint8_t i = 0; i < used; i++) {
-      codes[i] = codes[i + 1];
-      counts[i] = counts[i + 1];
-    }
+    for (uint8_t i = 0; i < used; i++) runs[i] = runs[i + 1];
   }
   return code;
 }

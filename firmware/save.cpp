@@ -53,10 +53,9 @@ void store(uint16_t addr, uint8_t tag, const void* data, uint8_t len) {
   eeprom_update_word((uint16_t*)at(addr + 2 + len), checksum(tag, len, d, false));
 }
 
-void erase(uint16_t addr, uint8_t tag) {
+void erase(uint16_t addr) {
   // Only over our own block: these bytes may hold another game's data.
-  if (inside(addr, 0) && eeprom_read_byte(at(addr)) == SIGNATURE && eeprom_read_byte(at(addr + 1)) == tag)
-    eeprom_update_byte(at(addr + 1), 0xFF);
+  if (inside(addr, 0) && eeprom_read_byte(at(addr)) == SIGNATURE) eeprom_update_byte(at(addr + 1), 0xFF);
 }
 
 }  // namespace save

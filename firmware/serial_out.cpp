@@ -39,7 +39,8 @@ void serialPut(char c) {
       return;
     }
     SREG = sreg;
-    if (stalled || (uint8_t)((uint8_t)millis() - start) > FRAME_MS) {
+    // With interrupts off (the caller's) millis() stands still: drop at once.
+    if (stalled || !(sreg & _BV(SREG_I)) || (uint8_t)((uint8_t)millis() - start) > FRAME_MS) {
       stalled = true;
       serialDropped++;
       return;

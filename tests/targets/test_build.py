@@ -228,13 +228,12 @@ void setup() {
   eeprom_write_byte((uint8_t*)43, 0x35);
   bool corrupt = save::load(40, 'G', &got, sizeof got);
   save::store(60, 'G', &v, sizeof v);
-  save::erase(60, 'G');
+  save::erase(60);
   bool erased = save::load(60, 'G', &got, sizeof got);
-  save::erase(16, 'G');  // another tag: the settings stay
   bool kept = save::load(16, 'S', &got, sizeof got);
   eeprom_write_byte((uint8_t*)100, 'X');  // another game's bytes: never written
   eeprom_write_byte((uint8_t*)101, 'G');
-  save::erase(100, 'G');
+  save::erase(100);
   Serial.begin(9600);
   Serial.print(fresh); Serial.print(ok); Serial.print(tag); Serial.print(len);
   Serial.print(low); Serial.print(corrupt); Serial.print(erased); Serial.println(kept);
