@@ -250,8 +250,7 @@ void startSerialGame(const PlayCommand& cmd) {
 }
 
 // Answer codes beyond the protocol's error codes (replies.h).
-constexpr uint8_t REPLY_STACK = 14, REPLY_PLAY = 15;
-static_assert(ERROR_BUSY < REPLY_STACK, "answer codes fit replies.h's 4 bits");
+constexpr uint8_t REPLY_STACK = 0x40, REPLY_PLAY = 0x41;
 PlayCommand queued;  // what the REPLY_PLAY in the queue starts
 bool playQueued;
 
