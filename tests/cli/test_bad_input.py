@@ -133,6 +133,11 @@ CASES: list[list[str]] = [
     ["upload", "{tmp}/listinfo.arduboy"], ["upload", "{tmp}/badjson.arduboy"], ["upload", "{tmp}/noinfo.arduboy"],
     ["upload", "{tmp}/twohex.arduboy"], ["upload", "{tmp}/texthex.arduboy"],
     ["upload", H, "--port", "/dev/null"], ["upload", H, "--port", "{tmp}"], ["upload", H, "--port", "{tmp}/plain"],
+    # ProjectABE's build
+    ["projectabe", "fly"], ["projectabe", "where", "--projectabe", "{tmp}/nonexistent"],
+    ["projectabe", "where", "--projectabe", "{tmp}/plain"], ["projectabe", "where", "--projectabe", "{tmp}/nopng"],
+    ["emulate", H, "--emulator", "bochs"], ["emulate", H, "--emulator", "projectabe", "--projectabe", "{tmp}/nopng"],
+    ["crosstest", "--hex", H, "--emulator", "projectabe", "--projectabe", "{tmp}/plain"],
     # no such command or option
     ["fly"], ["trace", "--seed", "1", "--colour", "red"],
 ]
