@@ -59,7 +59,8 @@ crosstest-ai: hex $(NODE_STAMP)
 screenshots: hex $(NODE_STAMP)
 	$(PY) -m generator.targets.screenshots distributable/Whist.hex docs/screenshots --emulator $(EMULATOR)
 
-# The slow UI runs: a Classic game through the buttons, 100,000 frames of random buttons.
+# The slow UI runs: a Classic game through the buttons, 100,000 frames of weighted random
+# buttons (hands and games finished, stack headroom and the EEPROM system bytes checked).
 longtest: $(STAMP) $(NODE_STAMP) toolchain
 	WHIST_LONGTEST=1 $(PY) -m pytest -q -s -m slow tests/targets/test_ui.py
 

@@ -24,6 +24,7 @@ class Avr8jsBoard {
   setButton(name, down) { this.board.ports.setButton(name, down); }
   setButtons(names) { this.board.ports.setButtons(names); }
   serialWrite(bytes) { this.board.usb.serialWrite(bytes); }
+  setHostReading(on) { this.board.usb.setReading(on); }
   readSerial() { return this.board.readSerial(); }
   picture() { return this.board.display.picture(); }
   eepromSave() { return this.board.eeprom.save(); }
@@ -52,6 +53,10 @@ class ProjectABEBackend extends ProjectABEBoard {
 
   setAdc() {
     throw new Error("ProjectABE's ADC returns Math.random() (seeded here by adc_seed): a channel cannot be fixed");
+  }
+
+  setHostReading(on) {
+    if (!on) throw new Error("ProjectABE's host takes every byte the firmware writes: it cannot stop reading");
   }
 }
 

@@ -84,6 +84,10 @@ const commands = {
     need().serialWrite(Buffer.from(req.data, 'latin1'));
     return {};
   },
+  serial_reading(req) {
+    need().setHostReading(Boolean(req.reading));
+    return {};
+  },
   serial_read() {
     return { data: need().readSerial() };
   },

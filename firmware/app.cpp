@@ -12,6 +12,7 @@
 #include "gfx.h"
 #include "hw.h"
 #include "prefs.h"
+#include "replies.h"
 #include "screens.h"
 #include "sound.h"
 #include "sprites.h"
@@ -56,7 +57,7 @@ static_assert(hw::SERIAL_LINE_MAX == LINE_MAX, "the serial line buffer holds gen
 // Nothing of a hand played on the buttons leaves over USB before it is over
 // (replayHand sends it then): no card the player has not seen.
 void serialSink(char c) {
-  if (!hidden) Serial.write(c);
+  if (!hidden) hw::serialPut(c);
 }
 
 bool fast() { return prefs::value(prefs::OPT_SPEED); }
@@ -229,7 +230,6 @@ void stepAuto() {
 void startSerialGame(const PlayCommand& cmd) {
   demo = false;
   hidden = false;
-  idle = 0;  // serial games are activity: the title's demo must not start between them
   beginGame(game, cmd.seed, cmd.deck, cmd.scoring, cmd.target, cmd.p0, cmd.p1);
   if (cmd.fast) {  // the whole game now, without frames
     do {
@@ -249,33 +249,59 @@ void startSerialGame(const PlayCommand& cmd) {
   toTable(AUTO);
 }
 
-// An error line for the host, even during a hand whose trace is kept back.
-void reply(uint8_t err) {
+// Answer codes beyond the protocol's error codes (replies.h).
+constexpr uint8_t REPLY_STACK = 0x40, REPLY_PLAY = 0x41;
+PlayCommand queued;  // what the REPLY_PLAY in the queue starts
+bool playQueued;
+
+// The answer a line is owed (a valid play is kept in `queued`; one at a time).
+uint8_t command(const char* line, bool overlong) {
+  if (overlong) return ERROR_LONG;
+  if (!strcmp_P(line, PSTR("stack"))) return REPLY_STACK;
+  PlayCommand cmd;
+  uint8_t err = parsePlay(line, cmd);
+  if (err) return err;
+  if (playQueued) return ERROR_BUSY;
+  queued = cmd;
+  playQueued = true;
+  return REPLY_PLAY;
+}
+
+// A person's game on the screen: no serial command may change it.
+bool personPlaying() { return screen >= TABLE && screen <= GAME_OVER; }
+
+// Answers one line, even during a hand whose trace is kept back.
+void answer(uint8_t code) {
+  if (code == REPLY_PLAY) {
+    playQueued = false;
+    if (!personPlaying()) return startSerialGame(queued);
+    code = ERROR_BUSY;
+  }
+  if (!code) return;
   bool h = hidden;
   hidden = false;
-  printError(err);
+  if (code == REPLY_STACK) {  // a test hook: the stack's high-water mark and the output lost
+    printFigure(PSTR("stack free"), stack::untouched());
+    printFigure(PSTR("serial dropped"), hw::serialDropped);
+  } else {
+    printError(code);
+  }
   hidden = h;
 }
 
+// Reads the lines that have arrived (hw::serialLine bounds the bytes a frame;
+// none while every reply slot is taken: the rest waits in the USB banks), then
+// answers the oldest line owed once no input waits or no slot is left
+// (replies.h says why).
 void pollSerial() {
   bool overlong;
-  const char* line = hw::serialLine(&overlong);
-  if (!line) return;
-  if (overlong) {
-    reply(ERROR_LONG);
-    return;
+  while (!replies::full()) {
+    const char* line = hw::serialLine(&overlong);
+    if (!line) break;
+    idle = 0;  // a host at work: the title's demo must not start between its commands
+    replies::add(command(line, overlong));
   }
-  if (!strcmp_P(line, PSTR("stack"))) {  // a test hook: the stack's high-water mark
-    char buf[11];
-    Serial.print(F("# stack free="));
-    Serial.write(gfx::decimal(stack::untouched(), buf + sizeof buf));
-    Serial.write('\n');
-    return;
-  }
-  PlayCommand cmd;
-  uint8_t err = parsePlay(line, cmd);
-  if (err) reply(err);
-  else startSerialGame(cmd);
+  if (replies::full() || Serial.available() <= 0) answer(replies::take());
 }
 
 void stepTitle() {
@@ -330,16 +356,16 @@ void endHand() {
 // A trace comment once the host has opened the port (before that, Serial
 // drops what is written): the harnesses wait for it before sending. Not
 // printed from setup(), which ProjectABE's fast-running millis() can end
-// before its host opens the port (docs/emulator.md). One write, so the line
-// goes out whole (byte-by-byte writes can be split by the 1 ms USB frame).
+// before its host opens the port (docs/emulator.md). With interrupts off, so
+// the 1 ms USB frame cannot split the line (a split '# whist 0.1.0 r' + 'eady'
+// polluted the first trace); the banks are empty then, nothing waits.
 bool announced;
 void announce() {
   if (announced || !(Serial.dtr() || Serial.rts())) return;
   announced = true;
-  static const char READY[] PROGMEM = "# whist " WHIST_VERSION " ready\n";
-  char line[sizeof READY];
-  strcpy_P(line, READY);
-  Serial.write(line, sizeof READY - 1);
+  cli();
+  printComment(PSTR("whist " WHIST_VERSION " ready"));
+  sei();
 }
 
 }  // namespace

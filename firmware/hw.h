@@ -52,10 +52,19 @@ void led(uint8_t rgb);
 uint32_t randomSeed();
 
 // A line received on USB serial (Arduino Serial), without its "\r\n", or
-// nullptr while none is complete; non-blocking, call once per frame. Lines
-// longer than SERIAL_LINE_MAX are cut there and *overlong is set true. The
-// text stays valid until the next call.
+// nullptr while none is complete among the bytes already there (all calls of
+// a frame read at most SERIAL_READ_MAX of them, never waiting for more). Lines
+// longer than SERIAL_LINE_MAX are cut there and *overlong is set true; a NUL
+// byte is kept as DEL (0x7F), so it cannot end the line early. The text
+// stays valid until the next call.
 constexpr uint8_t SERIAL_LINE_MAX = 96;
+constexpr uint16_t SERIAL_READ_MAX = 512;
 const char* serialLine(bool* overlong = nullptr);
+
+// One character to USB serial without blocking: it waits at most a frame
+// for the host to take a bank, then drops output, counting it in
+// serialDropped, until the host reads again.
+void serialPut(char c);
+extern uint16_t serialDropped;
 
 }  // namespace hw

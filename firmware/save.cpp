@@ -54,7 +54,8 @@ void store(uint16_t addr, uint8_t tag, const void* data, uint8_t len) {
 }
 
 void erase(uint16_t addr) {
-  if (inside(addr, 0)) eeprom_update_byte(at(addr), 0xFF);
+  // Only over our own block: these bytes may hold another game's data.
+  if (inside(addr, 0) && eeprom_read_byte(at(addr)) == SIGNATURE) eeprom_update_byte(at(addr + 1), 0xFF);
 }
 
 }  // namespace save

@@ -27,7 +27,8 @@ bool load(uint16_t addr, uint8_t tag, void* data, uint8_t len);
 // Writes the block; does nothing for an address outside FIRST..END.
 void store(uint16_t addr, uint8_t tag, const void* data, uint8_t len);
 
-// Makes the block at addr read as "no save" (one byte written).
+// Makes our block at addr read as "no save" (its tag byte becomes 0xFF);
+// writes nothing unless our signature is there.
 void erase(uint16_t addr);
 
 }  // namespace save

@@ -9,11 +9,18 @@ namespace {
 char line[SERIAL_LINE_MAX + 1];
 uint8_t len;
 bool cut;
+uint16_t budget;      // bytes still to be read this frame
+uint16_t budgetFrame;  // the frame it is for
 }  // namespace
 
 const char* serialLine(bool* overlong) {
-  // Only what has already arrived: never waits for more bytes.
-  for (int n = Serial.available(); n > 0; n--) {
+  // Only what has already arrived, and a bounded amount a frame: a host that
+  // never stops sending cannot keep the game from its frame.
+  if (budgetFrame != frameCount) {
+    budgetFrame = frameCount;
+    budget = SERIAL_READ_MAX;
+  }
+  for (; budget && Serial.available() > 0; budget--) {
     char c = Serial.read();
     if (c == '\r') continue;
     if (c == '\n') {
@@ -24,7 +31,7 @@ const char* serialLine(bool* overlong) {
       return line;
     }
     if (len < SERIAL_LINE_MAX) {
-      line[len++] = c;
+      line[len++] = c ? c : 0x7F;
     } else {
       cut = true;
     }

@@ -12,7 +12,10 @@
 // script is the minimum that opens the port: SET_CONFIGURATION(1) then
 // SET_CONTROL_LINE_STATE(DTR|RTS). It never sends a 1200-baud line coding.
 // After that it feeds queued bytes into EP2 (bulk OUT, never zero-length) and
-// takes every bank the firmware hands over on EP3 (bulk IN) at once.
+// takes every bank the firmware hands over on EP3 (bulk IN) at once, unless
+// told to stop reading (setReading(false)): then handed-over banks wait, and
+// with both waiting the firmware finds no free bank, as with a PC program
+// that has the port open but does not read it.
 import { usb as R } from './atmega32u4.js';
 
 const CYCLES_PER_MS = 16000;
@@ -94,6 +97,7 @@ class Endpoint {
     this.rx = null; // control: {bytes, pos} of the SETUP / OUT packet
     this.inBuf = []; // control / IN: bytes the CPU wrote into the current IN bank
     this.inPending = null; // control: IN packet handed over, waiting for the host
+    this.inFlight = []; // bulk IN: banks handed over that a non-reading host has not taken
     this.packets = []; // bulk OUT: [{bytes, pos}], oldest first
   }
 
@@ -105,14 +109,19 @@ class Endpoint {
       if (this.rxouti) v |= RXOUTI;
       if (this.txFree()) v |= TXINI;
     } else if (this.isIn) {
-      // Banks go to the host the moment they are handed over, so one is always free.
-      if (this.allocated) v |= TXINI | FIFOCON | (this.inBuf.length < this.size ? RWAL : 0);
+      // A reading host takes each bank the moment it is handed over, so one is always free.
+      if (this.inFree()) v |= TXINI | FIFOCON | (this.inBuf.length < this.size ? RWAL : 0);
     } else {
       const cur = this.packets[0];
       if (this.rxouti) v |= RXOUTI;
       if (cur) v |= FIFOCON | (cur.pos < cur.bytes.length ? RWAL : 0);
     }
     return v;
+  }
+
+  /** Bulk IN: a bank is free for the CPU to fill. */
+  inFree() {
+    return this.allocated && this.inFlight.length < this.banks;
   }
 
   /** Control endpoint: the bank is free for IN data. */
@@ -122,7 +131,7 @@ class Endpoint {
 
   byteCount() {
     if (this.control) return this.rx ? this.rx.bytes.length - this.rx.pos : this.inBuf.length;
-    if (this.isIn) return this.inBuf.length;
+    if (this.isIn) return this.inFree() ? this.inBuf.length : 0;
     const cur = this.packets[0];
     return cur ? cur.bytes.length - cur.pos : 0;
   }
@@ -146,6 +155,7 @@ export class USB {
     this.resetEnd = () => this.busResetEnd();
     this.poll = () => this.hostPoll();
     this.rxQueue = [];
+    this.reading = true;
     this.powerOn();
     this.hook();
   }
@@ -245,7 +255,7 @@ export class USB {
     r[R.UEDATX] = () => this.readUEDATX();
     w[R.UEDATX] = (value) => {
       const ep = this.ep;
-      if (ep && (ep.control || ep.isIn) && ep.inBuf.length < ep.size) ep.inBuf.push(value);
+      if (ep && (ep.control || (ep.isIn && ep.inFree())) && ep.inBuf.length < ep.size) ep.inBuf.push(value);
       return true;
     };
     r[R.UEBCLX] = () => (this.ep?.byteCount() ?? 0) & 0xff;
@@ -274,10 +284,13 @@ export class USB {
       if (!(value & RXOUTI) && ep.rxouti) { ep.rxouti = false; ep.rx = null; }
     } else if (ep.isIn) {
       // Only a FIFOCON clear hands a bank over; a TXINI clear alone sends nothing.
-      if (!(value & FIFOCON) && ep.allocated) {
+      if (!(value & FIFOCON) && ep.inFree()) {
         const packet = ep.inBuf;
         ep.inBuf = [];
-        if (ep.n === CDC_TX && packet.length) this.onSerial(packet);
+        if (ep.n === CDC_TX && packet.length) {
+          if (this.reading) this.onSerial(packet);
+          else ep.inFlight.push(packet);
+        }
       }
     } else {
       if (!(value & RXOUTI)) ep.rxouti = false;
@@ -438,6 +451,16 @@ export class USB {
     }
   }
 
+  /** Whether the host takes the banks the firmware hands over on EP3; resuming takes the waiting ones. */
+  setReading(on) {
+    this.reading = on;
+    const ep = this.eps[CDC_TX];
+    if (on && ep.inFlight.length) {
+      for (const packet of ep.inFlight.splice(0)) this.onSerial(packet);
+      this.updateIrqs();
+    }
+  }
+
   /** Host -> device bytes, delivered through EP2 as the firmware frees banks. */
   serialWrite(bytes) {
     for (const b of bytes) this.rxQueue.push(b & 0xff);
@@ -469,6 +492,8 @@ export class USB {
       openedAt: this.openedAt,
       frame: this.frame,
       pendingInput: this.rxQueue.length,
+      reading: this.reading,
+      unreadBanks: this.eps[CDC_TX].inFlight.length,
       transfers: this.log,
     };
   }

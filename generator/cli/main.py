@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from pathlib import Path
 
@@ -55,7 +57,28 @@ def chosen_backend(emulator: str, projectabe_dir: str | None, any_build: bool):
         fail(e)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Whist(click.Group):
+    """The command group; an OSError no command expected (a path it cannot write,
+    a full disk under stdout) still ends as one line and exit status 1."""
+
+    def invoke(self, ctx: click.Context):
+        result = super().invoke(ctx)
+        sys.stdout.flush()  # a full disk shows here, inside main(), not at exit
+        return result
+
+    def main(self, *args, **kwargs):
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as e:
+            if e.filename is None:  # stdout itself: nothing more may be written there
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                fail(f"cannot write the output ({e.strerror or e}); "
+                     + ("free some disk space or " if e.errno == errno.ENOSPC else "")
+                     + "send it to another file")
+            fail(f"{e.filename}: {(e.strerror or str(e)).lower()}; check the path and that it may be written")
+
+
+@click.group(cls=Whist, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="whist")
 def main() -> None:
     """German Whist for the Arduboy: reference engine, firmware generator and tools.
@@ -144,8 +167,12 @@ def play(seed: int | None, deck: str, scoring: str, target: int, level: str, exp
 def bench(seconds: float, hex_path: str | None) -> None:
     """Print benchmark figures: engine hands/s, and with --hex both emulators side by side and the thinking time."""
     from ..targets.bench import run_bench
+    from ..targets.emulator import EmulatorError
 
-    run_bench(seconds, click.echo, hex_path)
+    try:
+        run_bench(seconds, click.echo, hex_path)
+    except EmulatorError as e:
+        fail(e)
 
 
 @main.command()
@@ -217,6 +244,7 @@ def generate(out: Path, assets: Path) -> None:
     from ..codegen import generate_all
     from ..codegen.sprites import SpriteError
 
+    output_folder(out, "--out")
     try:
         files = generate_all(out, assets)
     except SpriteError as e:
@@ -234,6 +262,8 @@ def build(out: Path, dist: Path) -> None:
     from ..targets.package import BuildError, build as run_build
     from ..codegen.sprites import SpriteError
 
+    output_folder(out, "--out")
+    output_folder(dist, "--dist")
     try:
         run_build(out, dist, click.echo)
     except (BuildError, SpriteError) as e:
@@ -313,10 +343,34 @@ def arena(p0: str, p1: str, deals: int, jobs: int, deck: str, scoring: str) -> N
         click.echo(line)
 
 
-def fail(error: Exception) -> None:
+def fail(error: Exception | str) -> None:
     """One line on stderr and exit status 1, no traceback."""
     click.echo(f"error: {error}", err=True)
     sys.exit(1)
+
+
+def output_folder(path: Path, option: str) -> None:
+    """Check up front (creating nothing) that an output folder can be made, or fail naming it."""
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        fail(f"{option} {path}: {existing} is a file, not a folder; choose another {option}")
+    if not os.access(existing, os.W_OK):
+        fail(f"{option} {path}: the folder {existing} is not writable; choose another {option}")
+
+
+def output_file(path: str | None, option: str) -> None:
+    """Check that an output file can be created before running anything."""
+    if path is None:
+        return
+    folder = Path(path).parent
+    if Path(path).is_dir():
+        fail(f"{option} {path}: that is a folder; give a file name inside it")
+    if not folder.is_dir():
+        fail(f"{option} {path}: there is no folder {folder}; create it or choose another path")
+    if not os.access(folder, os.W_OK):
+        fail(f"{option} {path}: the folder {folder} is not writable; choose another path")
 
 
 @main.command()
@@ -341,6 +395,8 @@ def emulate(hex_file: str, frames: int, ms: float, press: str, serial_in: str | 
     from ..targets.emulator import EmulatorError, run_emulate
 
     chosen = chosen_backend(emulator, projectabe_dir, any_build)
+    for path, option in ((screenshot, "--screenshot"), (gif, "--gif"), (eeprom_out, "--eeprom-out")):
+        output_file(path, option)
     try:
         run_emulate(hex_file, frames=frames, ms=ms, press=press, serial_in=serial_in, screenshot=screenshot,
                     gif=gif, scale=scale, eeprom_in=eeprom_in.read() if eeprom_in else None,

@@ -12,17 +12,19 @@ from ..engine.rules import MAX_TARGET, SCORINGS, Variant
 
 DEFAULTS = {"deck": 52, "scoring": "last13", "target": 10, "player": "greedy", "fast": 0}
 
-# code -> message; the firmware answers a bad line with "error <message>".
+# code -> message; the firmware answers a bad line with "error <message>": what
+# was wrong and what is allowed, tersely (every byte is flash on the device).
 ERRORS: dict[str, str] = {
-    "usage": "expected: play seed=<u32> deck=52|28 scoring=<name> target=<n> p0=<who> p1=<who> fast=0|1",
-    "key": "unknown or malformed key=value",
-    "seed": "seed must be 0..4294967295",
-    "deck": "deck must be 52 or 28",
-    "scoring": "scoring must be one of " + "|".join(SCORINGS),
-    "target": f"target must be 0..{MAX_TARGET}",
-    "player": "player must be one of " + "|".join(DEVICE_PLAYERS),
-    "fast": "fast must be 0 or 1",
+    "usage": "expected play seed=<u32> [deck= scoring= target= p0= p1= fast=]",
+    "key": "bad key=value",
+    "seed": "seed: 0..4294967295",
+    "deck": "deck: 52|28",
+    "scoring": "scoring: " + "|".join(SCORINGS),
+    "target": f"target: 0..{MAX_TARGET}",
+    "player": "p0/p1: " + "|".join(DEVICE_PLAYERS),
+    "fast": "fast: 0|1",
     "long": "line too long",
+    "busy": "busy",  # a person's game is on the screen (or a play is already waiting): send it later
 }
 ERROR_CODES = {name: i + 1 for i, name in enumerate(ERRORS)}
 # Emulator markers (GPIOR0 writes, docs/emulator.md) around each decision of a fast game.

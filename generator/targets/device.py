@@ -42,6 +42,9 @@ def run_trace(port: str, command: str, timeout: float = 120.0, baud: int = 11520
                 if line.startswith("#") and not lines:
                     continue  # boot comments before the game
                 lines.append(line)
+                if line == "error busy":
+                    raise DeviceError(f"{port}: a person is playing on the device; leave the game for its menu "
+                                      "(UP, then B) and retry")
                 if line.startswith("error "):
                     raise DeviceError(f"{port}: the device refused the command: {line[6:]}")
                 if line.startswith("end "):

@@ -168,7 +168,12 @@ class Emulator:
         try:
             if eeprom is not None:
                 request["eeprom"] = _eeprom_hex(eeprom)
-            self._call("load", **request)
+            try:
+                self._call("load", **request)
+            except EmulatorError as e:
+                reason = str(e).removeprefix("load: ")
+                raise EmulatorError(f"{hex_path}: the emulator cannot run it ({reason}); "
+                                    "give a .hex built by 'make hex'") from None
         except BaseException:
             self.close()
             raise
@@ -273,6 +278,11 @@ class Emulator:
         """Send bytes from the host; they reach Serial.read() once the port is open."""
         text = data.decode("latin-1") if isinstance(data, bytes) else data.encode().decode("latin-1")
         self._call("serial_write", data=text)
+
+    def set_host_reading(self, reading: bool) -> None:
+        """Whether the USB host takes what the firmware prints; when not, its two IN banks fill
+        and stay full, as with a PC program that opened the port and stopped reading."""
+        self._call("serial_reading", reading=reading)
 
     def serial_read(self) -> bytes:
         """Take the bytes the firmware has printed since the last read."""

@@ -14,10 +14,14 @@ The machine-facing parts (port listing, the touch, opening) sit behind
 from __future__ import annotations
 
 import errno
+import io
 import json
+import os
+import stat
 import sys
 import time
 import zipfile
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,18 +119,50 @@ def _port_message(device: str, doing: str, e: OSError) -> str:
                 "(sudo usermod -aG dialout $USER), log out and in again, then retry")
     if e.errno in (errno.ENOENT, errno.ENODEV, errno.ENXIO):
         return f"no serial port {device}; check the cable, or omit --port to search by USB id"
+    kind = _not_a_port(device)
+    if kind:
+        return f"{device} is {kind}, not a serial port; give the Arduboy's port (such as /dev/ttyACM0) or omit --port"
     return f"the device on {device} vanished during {doing}; check the cable and reconnect it; {RETRY}"
+
+
+def _not_a_port(device: str) -> str | None:
+    """What `device` is if it cannot be a serial port (a folder, a file, a device that is no terminal), else None.
+
+    Asked only after opening it failed, so looking cannot disturb a working port."""
+    try:
+        mode = os.stat(device).st_mode
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISREG(mode):
+        return "a plain file"
+    if stat.S_ISCHR(mode):
+        try:
+            fd = os.open(device, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+        except OSError:
+            return None
+        try:
+            return None if os.isatty(fd) else "a device that is not a terminal"
+        finally:
+            os.close(fd)
+    return None
 
 
 # --- the file --------------------------------------------------------------------------------
 def read_program(path: Path) -> dict[int, bytes]:
     """The pages a .hex or .arduboy file writes, refused if invalid or if it reaches the bootloader."""
+    if path.is_dir():
+        raise UploadError(f"{path}: a folder, not a file; name the .hex or .arduboy to upload")
     if not path.is_file():
         raise UploadError(f"{path}: no such file; build it with 'make hex' or name the .hex to upload")
     try:
-        text = _arduboy_hex(path) if zipfile.is_zipfile(path) else _text(path, path.read_bytes())
-    except zipfile.BadZipFile:
-        raise UploadError(f"{path}: a damaged zip, so not a usable .arduboy package; download it again") from None
+        raw = path.read_bytes()
+        zipped = raw.startswith(b"PK") or zipfile.is_zipfile(io.BytesIO(raw))
+        text = _arduboy_hex(path, raw) if zipped else _text(path, raw)
+    except (zipfile.BadZipFile, zlib.error, EOFError):
+        raise UploadError(f"{path}: a damaged or truncated zip, so not a usable .arduboy package; "
+                          "download or build it again") from None
     except OSError as e:
         raise UploadError(f"{path}: cannot read it ({e.strerror}); check the file") from None
     try:
@@ -149,17 +185,21 @@ def _text(name: Path | str, raw: bytes) -> str:
     return raw.decode("ascii")
 
 
-def _arduboy_hex(path: Path) -> str:
+def _arduboy_hex(path: Path, raw: bytes) -> str:
     """The hex inside a .arduboy package: the one info.json names, else the only .hex in it."""
-    with zipfile.ZipFile(path) as package:
+    with zipfile.ZipFile(io.BytesIO(raw)) as package:
         names = package.namelist()
         if "info.json" not in names:
             raise UploadError(f"{path}: a zip without info.json, so not a .arduboy package")
         try:
             info = json.loads(package.read("info.json"))
-            named = [b.get("filename") for b in info.get("binaries", [])]
-        except (ValueError, AttributeError):
-            raise UploadError(f"{path}: info.json is not valid; repackage the game") from None
+        except ValueError:
+            raise UploadError(f"{path}: info.json is not valid JSON; repackage the game") from None
+        binaries = info.get("binaries", []) if isinstance(info, dict) else None
+        if not isinstance(binaries, list) or not all(isinstance(b, dict) for b in binaries):
+            raise UploadError(f'{path}: info.json\'s "binaries" is not a list of entries with a "filename"; '
+                              "repackage the game")
+        named = [b.get("filename") for b in binaries]
         hexes = [n for n in named if n in names] or [n for n in names if n.lower().endswith(".hex")]
         if len(hexes) != 1:
             raise UploadError(f"{path}: holds {len(hexes)} usable .hex files, need exactly one; name it in info.json")
@@ -207,7 +247,7 @@ def open_port(host: Host, device: str, timing: Timing) -> serial.Serial:
         try:
             return host.open(device, timing.reply)
         except OSError as e:
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= deadline or _not_a_port(device):
                 raise UploadError(_port_message(device, "open", e)) from None
             time.sleep(timing.poll)
 

@@ -54,7 +54,7 @@ def test_build_is_reproducible(builds: list[tuple[Path, str]]) -> None:
 @needs_avr
 def test_size_report_is_printed(builds: list[tuple[Path, str]]) -> None:
     out = builds[0][1]
-    assert "flash " in out and "/ 27,648 B" in out and "static RAM " in out and "/ 1,900 B" in out
+    assert "flash " in out and "/ 27,904 B" in out and "static RAM " in out and "/ 1,900 B" in out
     assert re.search(r"largest 20 items .*\n( +[\d,]+ B (flash|RAM ) +\S.*\n){20}", out)
     assert re.search(r"stack: [\d,]+ B used at most .* \([\d,]+ B never touched\)", out)
     print(out)
@@ -91,11 +91,11 @@ def test_size_command(builds: list[tuple[Path, str]], tmp_path: Path) -> None:
 
 
 def test_size_limits() -> None:
-    """1 KB of flash always stays spare; static RAM stops at 1,900 B (issue 13)."""
-    assert "27,648 left, and 1,024 more kept spare of 28,672" in size_report(0, 0)
-    size_report(27_648, 1_900)  # exactly at both limits: fits
+    """768 B of flash always stay spare; static RAM stops at 1,900 B (issues 13 and 17)."""
+    assert "27,904 left, and 768 more kept spare of 28,672" in size_report(0, 0)
+    size_report(27_904, 1_900)  # exactly at both limits: fits
     with pytest.raises(BuildError, match="program too big"):
-        size_report(27_649, 100)
+        size_report(27_905, 100)
     with pytest.raises(BuildError, match="too much static RAM"):
         size_report(10_000, 1_901)
 
@@ -230,9 +230,13 @@ void setup() {
   save::store(60, 'G', &v, sizeof v);
   save::erase(60);
   bool erased = save::load(60, 'G', &got, sizeof got);
+  bool kept = save::load(16, 'S', &got, sizeof got);
+  eeprom_write_byte((uint8_t*)100, 'X');  // another game's bytes: never written
+  eeprom_write_byte((uint8_t*)101, 'G');
+  save::erase(100);
   Serial.begin(9600);
   Serial.print(fresh); Serial.print(ok); Serial.print(tag); Serial.print(len);
-  Serial.print(low); Serial.print(corrupt); Serial.println(erased);
+  Serial.print(low); Serial.print(corrupt); Serial.print(erased); Serial.println(kept);
 }
 void loop() {}
 """
@@ -246,8 +250,8 @@ def test_save_blocks(sketch_hex: Callable[[str, str], Path]) -> None:
     hex_path = sketch_hex("save", SAVE_SKETCH)
     with Emulator(hex_path) as emu:
         assert emu.run_until_serial("\n")
-        # fresh=0 ok=1 other-tag=0 other-length=0 below-16=0 corrupt=0 erased=0
-        assert emu.serial_read() == b"0100000\r\n"
+        # fresh=0 ok=1 other-tag=0 other-length=0 below-16=0 corrupt=0 erased=0 kept=1
+        assert emu.serial_read() == b"01000001\r\n"
         eeprom = emu.eeprom
     assert eeprom[:16] == b"\xff" * 16
     a = b = 0  # Fletcher-16 of tag, length and data, stored low byte first
@@ -255,7 +259,8 @@ def test_save_blocks(sketch_hex: Callable[[str, str], Path]) -> None:
         a = (a + v) % 255
         b = (b + a) % 255
     assert eeprom[16:23] == b"WS\x07\x34\x12" + bytes([a, b])
-    assert eeprom[60] == 0xFF and eeprom[61] == ord("G")
+    assert eeprom[60] == ord("W") and eeprom[61] == 0xFF  # the tag erased, one byte written
+    assert eeprom[100:102] == b"XG"
 
 
 @needs_avr

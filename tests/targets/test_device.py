@@ -74,6 +74,13 @@ def test_a_refusing_device_is_one_error_line(device):
     assert r.output.strip().count("\n") == 0 and "refused the command" in r.output
 
 
+@pytest.mark.parametrize("device", [{"reply": "error busy"}], indirect=True)
+def test_a_device_in_use_says_how_to_free_it(device):
+    r = CliRunner().invoke(main, ["trace", "--seed", "7", "--port", device.port])
+    assert r.exit_code == 1
+    assert r.output.strip().count("\n") == 0 and "a person is playing" in r.output and "UP, then B" in r.output
+
+
 def test_a_missing_port_is_one_error_line():
     r = CliRunner().invoke(main, ["trace", "--seed", "7", "--port", "/dev/nonexistent-whist"])
     assert r.exit_code == 1 and r.output.startswith("error: /dev/nonexistent-whist: cannot open the port")

@@ -75,8 +75,8 @@ def test_fuzz_in_projectabe_leaves_an_eeprom_image_both_emulators_read_alike(fir
         start = dev.emu.eeprom
     assert start[:16] == SYSTEM and start != blank
     images: list[bytes] = []
-    free = fuzz(firmware_hex, 2_000, seed=3, backend=projectabe, images=images, start=start)
-    assert free > 64
+    run = fuzz(firmware_hex, 2_000, seed=3, backend=projectabe, images=images, start=start)
+    assert run.stack_free > 64
     image = images[0]
     assert image[:16] == SYSTEM and image != blank
     screens = []

@@ -13,13 +13,14 @@ import os
 import random
 import re
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 import pytest
 
 from conftest import needs_firmware
 from generator.targets.emulator import Emulator, frame_to_image
 from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
-from generator.targets.screenshots import SCREEN, SETTINGS, ButtonGame, Device
+from generator.targets.screenshots import SCREEN, SCREENS, SETTINGS, ButtonGame, Device
 
 pytestmark = needs_firmware
 # the long runs: `make longtest` sets WHIST_LONGTEST=1
@@ -281,45 +282,82 @@ def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex):
         assert len(pictures) >= 4  # "is thinking" and its moving dots
 
 
+# Buttons by screen, weighted toward what moves a game on so that a run finishes
+# hands and games and reaches the deep screens: at the table A (play, skip a
+# pause) and mostly RIGHT, which sweeps the hand for a card that may be played
+# (a random walk of LEFT and RIGHT takes many times longer to find the one
+# card that follows suit). Every button keeps some weight everywhere.
+FUZZ_WEIGHTS = {
+    "table": {"A": 8, "RIGHT": 6, "LEFT": 1.5, "B": 0.5, "UP": 0.1, "DOWN": 0.3},
+    "pause": {"A": 6, "B": 0.5, "UP": 0.5, "DOWN": 0.5, "LEFT": 0.5, "RIGHT": 0.5},
+    "hand_end": {"A": 10, "B": 0.5, "UP": 0.5, "DOWN": 0.5, "LEFT": 0.5, "RIGHT": 0.5},
+    "game_over": {"A": 10, "B": 1, "UP": 0.5, "DOWN": 0.5, "LEFT": 0.5, "RIGHT": 0.5},
+    "menu": {"A": 6, "DOWN": 1, "UP": 1, "B": 0.5, "LEFT": 0.5, "RIGHT": 0.5},
+}
+FUZZ_OTHER = {"A": 2, "B": 3, "UP": 1, "DOWN": 1, "LEFT": 1, "RIGHT": 1}  # settings, stats, deal, title...
+
+
+@dataclass
+class FuzzRun:
+    frames: int = 0
+    hands: int = 0  # scoreboards reached
+    games: int = 0  # game-over screens reached
+    screens: set[str] = field(default_factory=set)
+    stack_free: int = 0
+
+
 def fuzz(hex_path, frames: int, seed: int, backend=None, images: list[bytes] | None = None,
-         start: bytes = SYSTEM + b"\xff" * 1008) -> int:
-    """Random buttons for `frames` frames from the EEPROM `start`; returns the stack bytes never touched
-    (and appends the EEPROM to `images`)."""
+         start: bytes = SYSTEM + b"\xff" * 1008) -> FuzzRun:
+    """Weighted random buttons for `frames` frames from the EEPROM `start`, failing on a hang, a
+    restart or a write to the system's EEPROM bytes; counts the hands and games finished (and
+    appends the EEPROM to `images`)."""
     rng = random.Random(seed)
-    names = ["UP", "DOWN", "LEFT", "RIGHT", "A", "B"]
-    weights = [2, 2, 3, 3, 6, 2]  # A often, so games get played
+    run = FuzzRun()
     with device(hex_path, start, adc_seed=seed, backend=backend) as dev:
-        done = 0
-        while done < frames:
-            held = rng.choices(names, weights, k=rng.choice((1, 1, 1, 2)))
-            dev.emu.set_buttons(held)
-            n = min(rng.randint(1, 6), frames - done)
-            assert dev.emu.run_frames(n) == n, f"hang after {done} frames"
-            dev.emu.set_buttons([])
-            gap = rng.randint(1, 8)
-            assert dev.emu.run_frames(gap) == gap, f"hang after {done} frames"
-            done += n + gap
-            if done % 500 < 14:
-                assert "# whist " not in dev.read(), f"the firmware restarted before frame {done}"
+        while run.frames < frames:
+            name = SCREENS[dev.screen - 1] if dev.screen else "title"
+            weights = FUZZ_WEIGHTS.get(name, FUZZ_OTHER)
+            held = rng.choices(list(weights), list(weights.values()), k=rng.choice((1, 1, 1, 2)))
+            n = min(rng.randint(1, 2), frames - run.frames)  # a press counts from its first frame
+            gap = rng.randint(1, 3)
+            for count, buttons in ((n, held), (gap, [])):
+                dev.emu.set_buttons(buttons)
+                assert dev.emu.run_frames(count) == count, f"hang after {run.frames} frames"
+                run.frames += count
+                for value, _ in dev.emu.markers():
+                    if value != dev.screen and value in (SCREEN["hand_end"], SCREEN["game_over"]):
+                        run.hands += value == SCREEN["hand_end"]
+                        run.games += value == SCREEN["game_over"]
+                    if 0 < value <= len(SCREENS):
+                        dev.screen = value
+                        run.screens.add(SCREENS[value - 1])
+            if run.frames % 500 < 14:
+                assert "# whist " not in dev.read(), f"the firmware restarted before frame {run.frames}"
         assert "# whist " not in dev.read()
-        assert dev.emu.eeprom[:AUDIO] + dev.emu.eeprom[AUDIO + 1:16] == SYSTEM[:AUDIO] + SYSTEM[AUDIO + 1:]
+        assert dev.emu.eeprom[:AUDIO] + dev.emu.eeprom[AUDIO + 1:16] == start[:AUDIO] + start[AUDIO + 1:16]
         if images is not None:
             images.append(dev.emu.eeprom)
-        return stack_free(dev)
+        run.stack_free = stack_free(dev)
+    print(f"fuzz ({backend.name if backend else 'avr8js'}): {run.frames:,} frames, {run.hands} hands and {run.games} games finished, 0 hangs, 0 restarts, "
+          f"stack {run.stack_free} B never touched; screens seen: {', '.join(sorted(run.screens))}")
+    return run
 
 
 def test_fuzz_random_buttons(firmware_hex):
-    free = fuzz(firmware_hex, 10_000, seed=1)
-    print(f"stack free after 10,000 fuzz frames: {free} B")
-    assert free > 64
+    run = fuzz(firmware_hex, 10_000, seed=1)
+    assert run.hands >= 2
+    assert run.stack_free > 64
 
 
 @longtest[0]
 @longtest[1]
-def test_fuzz_100k_frames(firmware_hex):
-    free = fuzz(firmware_hex, 100_000, seed=2)
-    print(f"stack free after 100,000 fuzz frames: {free} B")
-    assert free > 64
+@pytest.mark.parametrize("emulator", ["avr8js", "projectabe"])
+def test_fuzz_100k_frames(firmware_hex, emulator, request):
+    backend = request.getfixturevalue("projectabe") if emulator == "projectabe" else None
+    run = fuzz(firmware_hex, 100_000, seed=2, backend=backend)
+    assert run.hands >= 24 and run.games >= 3  # dozens of hands, several games
+    assert {"table", "pause", "hand_end", "game_over", "menu", "settings"} <= run.screens
+    assert run.stack_free > 64
 
 
 @longtest[0]

@@ -1,0 +1,207 @@
+"""Every subcommand fed bad input: one error line, a non-zero exit, never a traceback.
+
+Usage mistakes are click's (exit 2, "Error: ..."); everything else is ours
+(exit 1, one "error: ..." line on stderr naming the thing and the fix).
+Output into a full disk (/dev/full) runs the real command in a subprocess.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+HEX = ROOT / "distributable" / "Whist.hex"
+ARDUBOY = ROOT / "distributable" / "Whist.arduboy"
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs node: make test installs it")
+
+
+def arduboy(info: object, files: dict[str, bytes] | None = None) -> bytes:
+    """A .arduboy zip with this info.json (a str is written as is) and these files (default: Whist.hex)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("info.json", info if isinstance(info, str) else json.dumps(info))
+        for name, data in (files if files is not None else {"Whist.hex": HEX.read_bytes()}).items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+def hex_record(address: int, data: bytes) -> str:
+    body = bytes([len(data), address >> 8, address & 0xFF, 0]) + data
+    return f":{body.hex().upper()}{(-sum(body)) & 0xFF:02X}\n"
+
+
+# name -> content of the files each case may use (in a fresh temporary folder)
+FILES: dict[str, bytes] = {
+    "empty": b"",
+    "text.hex": b"hello, not a hex file\n",
+    "binary.hex": bytes(range(256)),
+    "badsum.hex": b":020000000000FF\n:00000001FF\n",
+    "boot.hex": (hex_record(0x7000, b"\x00\x01") + ":00000001FF\n").encode(),
+    "fake.elf": b"\x7fELF" + bytes(60),
+    "trace.txt": b"game v1 seed=1 deck=52 scoring=last13 target=10 p0=greedy p1=greedy\nhand 1 dealer=9\n",
+    "garbage.trace": b"\xff\xfe\x00garbage",
+    "eeprom.bin": bytes(100),
+    "short.arduboy": ARDUBOY.read_bytes()[:200],
+    "half.arduboy": ARDUBOY.read_bytes()[: len(ARDUBOY.read_bytes()) // 2],
+    "tail.arduboy": ARDUBOY.read_bytes()[:-40],
+    "nullbin.arduboy": arduboy({"binaries": None}),
+    "numbin.arduboy": arduboy({"binaries": 7}),
+    "intsbin.arduboy": arduboy({"binaries": [1, 2]}),
+    "listinfo.arduboy": arduboy([1, 2]),
+    "badjson.arduboy": arduboy("{not json"),
+    "noinfo.arduboy": arduboy({}, {}),  # info.json only, no hex
+    "twohex.arduboy": arduboy({"binaries": []}, {"a.hex": HEX.read_bytes(), "b.hex": HEX.read_bytes()}),
+    "texthex.arduboy": arduboy({"binaries": [{"filename": "Whist.hex"}]}, {"Whist.hex": b"nope"}),
+    "nopng/readme.txt": b"no pictures here",
+    "plain": b"a plain file, not a folder",
+}
+
+H = str(HEX)
+# (arguments; "{tmp}" is the temporary folder holding FILES)
+CASES: list[list[str]] = [
+    # trace
+    ["trace"], ["trace", "--seed", "-1"], ["trace", "--seed", "4294967296"], ["trace", "--seed", "x"],
+    ["trace", "--seed", "1", "--deck", "32"], ["trace", "--seed", "1", "--scoring", "bridge"],
+    ["trace", "--seed", "1", "--target", "300"], ["trace", "--seed", "1", "--p0", "wizard"],
+    ["trace", "--seed", "1", "--p1", ""], ["trace", "--seed", "1", "--port", "{tmp}/nonexistent"],
+    ["trace", "--seed", "1", "--port", "{tmp}/plain"], ["trace", "--seed", "1", "--port", "{tmp}"],
+    # replay
+    ["replay"], ["replay", "{tmp}/nonexistent"], ["replay", "{tmp}"], ["replay", "{tmp}/empty"],
+    ["replay", "{tmp}/garbage.trace"], ["replay", "{tmp}/trace.txt"], ["replay", "{tmp}/binary.hex"],
+    # play (the terminal game)
+    ["play", "--deck", "13"], ["play", "--seed", "-5"], ["play", "--target", "999"], ["play", "--p1", "wizard"],
+    # solve
+    ["solve"], ["solve", "--trump", "X", "--lead", "0", "--hand0", "AS", "--hand1", "KS"],
+    ["solve", "--trump", "S", "--lead", "2", "--hand0", "AS", "--hand1", "KS"],
+    ["solve", "--trump", "S", "--lead", "0", "--hand0", "ZZ", "--hand1", "KS"],
+    ["solve", "--trump", "S", "--lead", "0", "--hand0", "AS,KD", "--hand1", "KS"],
+    ["solve", "--trump", "S", "--lead", "0", "--hand0", "AS", "--hand1", "AS"],
+    ["solve", "--trump", "S", "--lead", "0", "--hand0", "", "--hand1", ""],
+    ["solve", "--trump", "S", "--lead", "0", "--hand0", "AS", "--hand1", "KS", "--mode", "middle"],
+    ["solve", "--trump", "S", "--lead", "0", "--hand0", "1S", "--hand1", "KS"],
+    # arena and tune
+    ["arena", "--p0", "wizard", "--p1", "easy"], ["arena", "--p0", "easy", "--p1", "easy", "--deals", "0"],
+    ["arena", "--p0", "easy", "--p1", "easy", "--jobs", "0"], ["arena", "--p0", "easy", "--p1", "easy", "--deck", "3"],
+    ["tune", "--deals", "5"], ["tune", "--rounds", "0"], ["tune", "--jobs", "100"],
+    # generate and build
+    ["generate", "--out", "{tmp}/plain/gen"], ["generate", "--out", "{tmp}/plain"],
+    ["generate", "--out", "{tmp}/gen", "--assets", "{tmp}/nonexistent"],
+    ["generate", "--out", "{tmp}/gen", "--assets", "{tmp}/plain"],
+    ["generate", "--out", "{tmp}/gen", "--assets", "{tmp}/nopng"],
+    ["build", "--out", "{tmp}/plain/b"], ["build", "--out", "{tmp}/plain"], ["build", "--dist", "{tmp}/plain/d"],
+    # size
+    ["size"], ["size", "{tmp}/nonexistent"], ["size", "{tmp}"], ["size", "{tmp}/empty"], ["size", H],
+    ["size", "{tmp}/text.hex"], ["size", "{tmp}/binary.hex"], ["size", "{tmp}/fake.elf"],
+    # emulate
+    ["emulate"], ["emulate", "{tmp}/nonexistent"], ["emulate", "{tmp}"], ["emulate", "{tmp}/empty"],
+    ["emulate", "{tmp}/text.hex"], ["emulate", "{tmp}/binary.hex"], ["emulate", "{tmp}/badsum.hex"],
+    ["emulate", H, "--press", "Q@1"], ["emulate", H, "--press", "A@5-2"], ["emulate", H, "--press", "A"],
+    ["emulate", H, "--frames", "-1"], ["emulate", H, "--scale", "0"], ["emulate", H, "--usb", "wireless"],
+    ["emulate", H, "--eeprom-in", "{tmp}/eeprom.bin"], ["emulate", H, "--eeprom-in", "{tmp}/nonexistent"],
+    ["emulate", H, "--frames", "1", "--serial-in", "\\x"],
+    ["emulate", H, "--frames", "1", "--eeprom-out", "{tmp}/nonexistent/e.bin"],
+    ["emulate", H, "--frames", "1", "--eeprom-out", "{tmp}/plain/e.bin"],
+    ["emulate", H, "--frames", "1", "--eeprom-out", "{tmp}"],
+    ["emulate", H, "--frames", "1", "--screenshot", "{tmp}/nonexistent/s.png"],
+    ["emulate", H, "--frames", "1", "--screenshot", "{tmp}/plain/s.png"],
+    ["emulate", H, "--frames", "1", "--gif", "{tmp}/nonexistent/a.gif"],
+    ["emulate", H, "--frames", "1", "--gif", "{tmp}/plain/a.gif"],
+    # crosstest
+    ["crosstest", "--hex", "{tmp}/nonexistent"], ["crosstest", "--hex", "{tmp}/text.hex", "--games", "1"],
+    ["crosstest", "--hex", "{tmp}/empty", "--games", "1"], ["crosstest", "--hex", "{tmp}/badsum.hex", "--games", "1"],
+    ["crosstest", "--hex", H, "--players", "wizard"], ["crosstest", "--hex", H, "--games", "0"],
+    # bench
+    ["bench", "--seconds", "0"], ["bench", "--hex", "{tmp}/nonexistent"],
+    ["bench", "--seconds", "0.1", "--hex", "{tmp}/text.hex"], ["bench", "--seconds", "0.1", "--hex", "{tmp}/empty"],
+    # upload: the file is checked before any port is looked for
+    ["upload", "{tmp}/nonexistent"], ["upload", "{tmp}"], ["upload", "{tmp}/empty"], ["upload", "{tmp}/text.hex"],
+    ["upload", "{tmp}/binary.hex"], ["upload", "{tmp}/badsum.hex"], ["upload", "{tmp}/boot.hex"],
+    ["upload", "{tmp}/short.arduboy"], ["upload", "{tmp}/half.arduboy"], ["upload", "{tmp}/tail.arduboy"],
+    ["upload", "{tmp}/nullbin.arduboy"], ["upload", "{tmp}/numbin.arduboy"], ["upload", "{tmp}/intsbin.arduboy"],
+    ["upload", "{tmp}/listinfo.arduboy"], ["upload", "{tmp}/badjson.arduboy"], ["upload", "{tmp}/noinfo.arduboy"],
+    ["upload", "{tmp}/twohex.arduboy"], ["upload", "{tmp}/texthex.arduboy"],
+    ["upload", H, "--port", "/dev/null"], ["upload", H, "--port", "{tmp}"], ["upload", H, "--port", "{tmp}/plain"],
+    # ProjectABE's build
+    ["projectabe", "fly"], ["projectabe", "where", "--projectabe", "{tmp}/nonexistent"],
+    ["projectabe", "where", "--projectabe", "{tmp}/plain"], ["projectabe", "where", "--projectabe", "{tmp}/nopng"],
+    ["emulate", H, "--emulator", "bochs"], ["emulate", H, "--emulator", "projectabe", "--projectabe", "{tmp}/nopng"],
+    ["crosstest", "--hex", H, "--emulator", "projectabe", "--projectabe", "{tmp}/plain"],
+    # no such command or option
+    ["fly"], ["trace", "--seed", "1", "--colour", "red"],
+]
+USES_NODE = {"emulate", "crosstest", "bench"}
+# Commands whose output goes to stdout, run for real with stdout on a full disk.
+FULL_DISK = [["trace", "--seed", "1"], ["emulate", H, "--frames", "2"], ["solve", "--trump", "S", "--lead", "0",
+             "--hand0", "AS,KD", "--hand1", "KS,QD"], ["replay", str(ROOT / "tests/engine/golden")], ["--help"]]
+
+
+@pytest.fixture(scope="module")
+def tmp(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("bad-input")
+    for name, data in FILES.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def check_one_error(code: int, stderr: str, exception: BaseException | None = None) -> None:
+    assert "Traceback" not in stderr
+    assert exception is None or isinstance(exception, SystemExit), repr(exception)
+    assert code != 0
+    last = stderr.strip().splitlines()[-1] if stderr.strip() else ""
+    if code == 2:  # click's usage error: "Usage: ...", then the reason as "Error: ..."
+        assert stderr.startswith("Usage: ") and stderr.count("\nError: ") == 1, stderr
+    else:
+        assert last.startswith("error: ") and last.count("error:") == 1, stderr
+        assert len(last) < 300
+
+
+def test_the_cases_are_many_and_cover_every_command():
+    assert len(CASES) + len(FULL_DISK) >= 90
+    commands = {c[0] for c in CASES}
+    assert set(main.commands) <= commands
+
+
+@pytest.mark.parametrize("args", CASES, ids=[" ".join(c)[:60] for c in CASES])
+def test_bad_input_gives_one_error_line(tmp, args):
+    if args[0] in USES_NODE and shutil.which("node") is None:
+        pytest.skip("needs node")
+    argv = [a.replace("{tmp}", str(tmp)) for a in args]
+    r = CliRunner().invoke(main, argv, input="")
+    check_one_error(r.exit_code, r.stderr, r.exception)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", FULL_DISK, ids=[c[0] for c in FULL_DISK])
+def test_a_full_disk_under_stdout_is_one_error_line(args):
+    if args[0] in USES_NODE and shutil.which("node") is None:
+        pytest.skip("needs node")
+    if args[0] == "replay":
+        args = ["replay", str(next(Path(args[1]).glob("*")))]
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "generator.cli", *args], stdout=full, stderr=subprocess.PIPE,
+                           text=True, cwd=ROOT, timeout=120)
+    check_one_error(r.returncode, r.stderr)
+    assert "No space left" in r.stderr
+
+
+def test_a_closed_pipe_is_quiet():
+    """`whist trace ... | head -1`: the rest is not wanted, which is no error to report."""
+    proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "trace", "--seed", "1", "--target", "50"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc.stdout.readline()
+    proc.stdout.close()
+    assert proc.wait(60) != 0
+    assert proc.stderr.read() == b""
