@@ -4,6 +4,7 @@
 
 #include "hw.h"
 #include "sprites.h"
+#include "text.h"
 
 namespace gfx {
 
@@ -65,14 +66,17 @@ void blit(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t
 // FONT_W bytes of one page (the font is at most 8 pixels high).
 static_assert(sprites::FONT_H <= 8, "glyphs must fit one page");
 
-int16_t textRun(int16_t x, int16_t y, const char* s, bool progmem, Color c) {
+// The characters of s in RAM, or of packed text `id` (text.h) when s is null.
+int16_t textRun(int16_t x, int16_t y, const char* s, uint8_t id, Color c) {
   int16_t page = y >> 3;  // floor, also for negative y
   uint8_t mul = 1 << (y & 7);
   bool upper = page >= 0 && page < hw::HEIGHT / 8;
   bool lower = mul != 1 && page >= -1 && page < hw::HEIGHT / 8 - 1;
   uint8_t* d = hw::frame + page * hw::WIDTH;
   const Op op(c, false);
-  for (char ch; (ch = progmem ? pgm_read_byte(s) : *s); s++, x += CHAR_W) {
+  text::Reader r;
+  if (!s) text::open(r, id);
+  for (char ch; (ch = s ? *s++ : text::next(r)); x += CHAR_W) {
     uint8_t i = (uint8_t)(ch - 32) > 95 ? '?' - 32 : ch - 32;
     const uint8_t* g = sprites::font + i * sprites::FONT_FRAME_BYTES;
     for (uint8_t col = 0; col < sprites::FONT_W; col++) {
@@ -138,9 +142,9 @@ void sprite(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8
   blit(x, y, bmp, mask, w, h, WHITE);
 }
 
-int16_t text(int16_t x, int16_t y, const char* s, Color c) { return textRun(x, y, s, false, c); }
+int16_t text(int16_t x, int16_t y, const char* s, Color c) { return textRun(x, y, s, 0, c); }
 
-int16_t textP(int16_t x, int16_t y, PGM_P s, Color c) { return textRun(x, y, s, true, c); }
+int16_t textId(int16_t x, int16_t y, uint8_t id, Color c) { return textRun(x, y, nullptr, id, c); }
 
 char* decimal(uint32_t n, char* end) {
   *--end = 0;

@@ -6,7 +6,6 @@
 // 4-pixel advance, ASCII 32..127, others shown as '?'.
 #pragma once
 #include <stdint.h>
-#include <avr/pgmspace.h>
 
 namespace gfx {
 
@@ -31,7 +30,8 @@ void sprite(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8
 
 // Text; each returns the x just after the last character.
 int16_t text(int16_t x, int16_t y, const char* s, Color c = WHITE);
-int16_t textP(int16_t x, int16_t y, PGM_P s, Color c = WHITE);
+// Packed text `id` (text.h: the labels, titles and pages, which the generator packs).
+int16_t textId(int16_t x, int16_t y, uint8_t id, Color c = WHITE);
 int16_t number(int16_t x, int16_t y, uint32_t n, Color c = WHITE);
 // Writes n in decimal so that it ends (NUL included) just before `end`;
 // returns its first digit. 11 bytes hold any uint32_t.

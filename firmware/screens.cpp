@@ -29,10 +29,10 @@ uint8_t items[7];
 uint8_t digits[10];
 
 // An inverted bar across the top with the page's title (or the warning).
-void header(PGM_P title) {
-  if (warn) title = PSTR("A again: saved game is lost");
+void header(uint8_t title) {
+  if (warn) title = text::WARN_SAVE;
   gfx::fillRect(0, 0, 128, 7);
-  gfx::textP(1, 1, title, gfx::BLACK);
+  gfx::textId(1, 1, title, gfx::BLACK);
 }
 
 // Row i of a list: the selected one inverted.
@@ -54,17 +54,6 @@ void moveCursor(uint8_t n) {
   warn = false;
   cursor = (cursor + n + d) % n;
   sound::play(SND_MOVE);
-}
-
-const char MENU_TEXT[] PROGMEM = "Play\0Continue\0Deal number\0Settings\0Stats\0How to play\0Credits";
-const char SETTING_TEXT[] PROGMEM = "Game\0Scoring\0Target\0AI level\0Speed\0Suit order\0Single click\0Sound";
-
-// The n-th of a run of PROGMEM strings separated by NULs.
-PGM_P nth(PGM_P list, uint8_t n) {
-  while (n--)
-    while (pgm_read_byte(list++)) {
-    }
-  return list;
 }
 
 // The lines of texts ids[0, n) (generated, packed: text.h), each text from
@@ -99,7 +88,7 @@ uint8_t lines(const uint8_t* ids, uint8_t n, uint8_t first) {
 
 // Text in pages, one press a page (`scroll` is the page): A, DOWN or RIGHT
 // the next (A leaves from the last), UP or LEFT the one before, B leaves.
-uint8_t page(PGM_P title, const uint8_t* ids, uint8_t n) {
+uint8_t page(uint8_t title, const uint8_t* ids, uint8_t n) {
   uint8_t pages = (lines(ids, n, 0xFF) + TEXT_ROWS - 1) / TEXT_ROWS;
   int8_t d = vertical() + horizontal();
   if (buttons::justPressed(buttons::A)) {
@@ -132,8 +121,9 @@ void openMenu(bool canContinue) {
 
 uint8_t menu() {
   moveCursor(count);
-  header(PSTR("GERMAN WHIST"));
-  for (uint8_t i = 0; i < count; i++) gfx::textP(4, rowY(i), nth(MENU_TEXT, items[i]));
+  header(text::GERMAN_WHIST);
+  static_assert(text::MENU_CREDITS - text::MENU_PLAY == CREDITS, "the menu's texts in MenuItem order");
+  for (uint8_t i = 0; i < count; i++) gfx::textId(4, rowY(i), text::MENU_PLAY + items[i]);
   highlight(cursor);
   if (buttons::justPressed(buttons::B)) return BACK;
   if (!buttons::justPressed(buttons::A)) return NONE;
@@ -147,10 +137,10 @@ void openList(uint8_t first) {
 }
 
 
-uint8_t ask(PGM_P title, PGM_P line) {
+uint8_t ask(uint8_t title, uint8_t line) {
   header(title);
-  gfx::textP(4, 24, line);
-  gfx::textP(4, 44, PSTR("A: yes     B: no"));
+  gfx::textId(4, 24, line);
+  gfx::textId(4, 44, text::YES_NO);
   return buttons::justPressed(buttons::A) ? uint8_t(PLAY) : buttons::justPressed(buttons::B) ? BACK : NONE;
 }
 
@@ -171,21 +161,22 @@ uint8_t settings() {
   lines(&hint, 1, 0);
   shift = 0;
   ink = gfx::WHITE;
+  static_assert(text::ROW_SOUND - text::ROW_GAME == NUM_ITEMS - 1, "the rows' texts in prefs::Item order");
   for (uint8_t i = 0; i < NUM_ITEMS; i++) {
     int16_t y = rowY(i);
     uint8_t v = value(i);
-    gfx::textP(2, y, nth(SETTING_TEXT, i));
-    PGM_P s;
+    gfx::textId(2, y, text::ROW_GAME + i);
+    uint8_t s;
     switch (i) {
-      case OPT_GAME: s = deckTitle(v); break;
-      case OPT_SCORING: s = scoringTitle(v, value(OPT_GAME)); break;
-      case OPT_TARGET: s = targetAt(v) ? nullptr : PSTR("Single hand"); break;
-      case OPT_AI: s = levelName(v); break;
-      case OPT_SPEED: s = v ? PSTR("Fast") : PSTR("Normal"); break;
-      case OPT_SUITS: s = suitOrderTitle(v); break;
-      default: s = v ? PSTR("On") : PSTR("Off");
+      case OPT_GAME: s = text::deckTitle(v); break;
+      case OPT_SCORING: s = text::scoringTitle(v, value(OPT_GAME)); break;
+      case OPT_TARGET: s = targetAt(v) ? NONE : uint8_t(text::SINGLE_HAND); break;
+      case OPT_AI: s = text::levelName(v); break;
+      case OPT_SPEED: s = v ? text::FAST : text::NORMAL; break;
+      case OPT_SUITS: s = text::suitOrderTitle(v); break;
+      default: s = v ? text::ON : text::OFF;
     }
-    if (s) gfx::textP(60, y, s);
+    if (s != NONE) gfx::textId(60, y, s);  // NONE: the target, a number
     else gfx::number(60, y, targetAt(v));
   }
   highlight(cursor);
@@ -194,7 +185,7 @@ uint8_t settings() {
 
 uint8_t stats() {
   if (confirm) {
-    uint8_t r = ask(PSTR("RESET STATS?"), PSTR("The stats of every level go."));
+    uint8_t r = ask(text::RESET_STATS, text::STATS_GO);
     if (r == PLAY) prefs::resetStats();
     if (r != NONE) confirm = false;
     return NONE;
@@ -203,26 +194,24 @@ uint8_t stats() {
   if (d) cursor = (cursor + NUM_PLAYER_KINDS + d) % NUM_PLAYER_KINDS;
   prefs::Stats s;
   prefs::loadStats(cursor, s);
-  header(PSTR("STATS"));
-  gfx::textP(40, 1, PSTR("<"), gfx::BLACK);
-  gfx::textP(48, 1, levelName(cursor), gfx::BLACK);
-  gfx::textP(120, 1, PSTR(">"), gfx::BLACK);
-  static const char LABELS[] PROGMEM = "Games\0Hands\0Slams\0Streak";
-  static const char SECOND[] PROGMEM = "won\0won\0\0best";
+  header(text::STATS);
+  gfx::textId(40, 1, text::LT, gfx::BLACK);
+  gfx::textId(48, 1, text::levelName(cursor), gfx::BLACK);
+  gfx::textId(120, 1, text::GT, gfx::BLACK);
   // which Stats fields each row shows (the second is 0 for none)
   static const uint8_t FIELD[4][2] PROGMEM = {{0, 1}, {2, 3}, {4, 0}, {5, 6}};
   const uint16_t* v = &s.games;
   for (uint8_t row = 0; row < 4; row++) {
     int16_t y = 12 + row * 9;
-    gfx::textP(2, y, nth(LABELS, row));
+    gfx::textId(2, y, text::STATS_GAMES + row);
     gfx::number(40, y, v[pgm_read_byte(&FIELD[row][0])]);
     uint8_t second = pgm_read_byte(&FIELD[row][1]);
     if (second) {
-      gfx::textP(68, y, nth(SECOND, row));
+      gfx::textId(68, y, row == 3 ? text::BEST : text::WON);
       gfx::number(88, y, v[second]);
     }
   }
-  gfx::textP(2, 58, PSTR("A: reset  B: back"));
+  gfx::textId(2, 58, text::RESET_BACK);
   if (buttons::justPressed(buttons::A)) confirm = true;
   return buttons::justPressed(buttons::B) ? BACK : NONE;
 }
@@ -230,12 +219,12 @@ uint8_t stats() {
 uint8_t rules() {
   const uint8_t ids[] = {text::RULES, text::help(prefs::value(prefs::OPT_SCORING), prefs::value(prefs::OPT_GAME)),
                          text::CONTROLS};
-  return page(PSTR("HOW TO PLAY"), ids, 3);
+  return page(text::HOW_TO_PLAY, ids, 3);
 }
 
 uint8_t credits() {
   const uint8_t ids[] = {text::CREDITS};
-  return page(PSTR("CREDITS"), ids, 1);
+  return page(text::CREDITS_TITLE, ids, 1);
 }
 
 void openDeal(uint32_t seed) {
@@ -252,16 +241,16 @@ uint8_t deal(uint32_t* seed) {
   if (d) cursor = (cursor + 10 + d) % 10;
   d = vertical();
   if (d) digits[cursor] = (digits[cursor] + 10 - d) % 10;  // UP counts up
-  header(PSTR("DEAL NUMBER"));
+  header(text::DEAL_NUMBER);
   for (uint8_t i = 0; i < 10; i++) {
     int16_t x = 24 + i * 8;
     char c[2] = {char('0' + digits[i]), 0};
     gfx::text(x, 20, c);
     if (i == cursor) gfx::hline(x - 1, 27, 5);
   }
-  gfx::textP(2, 36, PSTR("UP/DOWN digit, LEFT/RIGHT move"));
-  gfx::textP(2, 46, PSTR("A: play this deal"));
-  gfx::textP(2, 54, PSTR("B: back"));
+  gfx::textId(2, 36, text::DIGIT_MOVE);
+  gfx::textId(2, 46, text::PLAY_DEAL);
+  gfx::textId(2, 54, text::B_BACK);
   if (buttons::justPressed(buttons::B)) return BACK;
   if (!buttons::justPressed(buttons::A)) return NONE;
   uint32_t v = 0;

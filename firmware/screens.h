@@ -3,7 +3,6 @@
 // draws one frame and says what the player chose; app.cpp moves between them.
 #pragma once
 #include <stdint.h>
-#include <avr/pgmspace.h>
 
 namespace screens {
 
@@ -24,7 +23,7 @@ uint8_t settings();
 uint8_t stats();
 
 // A question before something is lost: A answers yes (PLAY), B no (BACK).
-uint8_t ask(PGM_P title, PGM_P line);
+uint8_t ask(uint8_t title, uint8_t line);  // text.h ids
 // Set when the next A loses the saved game (Play or a deal over a save): the
 // title bar says so until the menu moves or is left.
 extern bool warn;

@@ -6,12 +6,12 @@
 //   y 32..63  seat 0's hand, the selected card raised
 #include "table.h"
 
-#include <avr/pgmspace.h>
 #include <string.h>
 
 #include "gfx.h"
 #include "hw.h"
 #include "sprites.h"
+#include "text.h"
 
 namespace table {
 
@@ -53,55 +53,56 @@ void suitLarge(int16_t x, int16_t y, uint8_t suit, gfx::Color c) {
 bool human(const Game& g) { return g.who[0] == PLAYER_HUMAN; }
 
 // "You" / "Cpu" against a person; "P1" / "P2" when two computers play.
-PGM_P seatName(const Game& g, uint8_t seat) {
-  if (!human(g)) return seat ? PSTR("P2") : PSTR("P1");
-  return seat ? PSTR("Cpu") : PSTR("You");
+uint8_t seatName(const Game& g, uint8_t seat) {
+  static_assert(text::CPU == text::YOU + 1 && text::P2 == text::P1 + 1, "seat names in seat order");
+  return (human(g) ? text::YOU : text::P1) + seat;
 }
 
 void message(const Game& g, const View& v) {
-  PGM_P msg;
+  uint8_t msg;
   uint8_t x = 0;
   if (v.review) {
-    msg = PSTR("Last trick");
+    msg = text::LAST_TRICK;
   } else if (v.note) {
-    msg = PSTR("You must follow suit");
+    msg = text::FOLLOW_SUIT;
   } else if (v.trickT) {  // then the face-up card goes to the winner, the card drawn is marked
-    x = gfx::textP(0, 0, seatName(g, g.last.winner));
-    msg = g.last.winner == 0 && human(g) ? PSTR(" take the trick") : PSTR(" takes the trick");
+    x = gfx::textId(0, 0, seatName(g, g.last.winner));
+    msg = g.last.winner == 0 && human(g) ? text::TAKE : text::TAKES;
   } else if (v.handOver) {
-    msg = PSTR("Hand over");
+    msg = text::HAND_OVER;
   } else if (!stockLeft(g) && g.trickNo == handSize(g)) {
-    msg = PSTR("Stage 2: no more drawing");
+    msg = text::STAGE2;
   } else if (g.trickNo == 0) {
-    msg = g.mode == MODE_LOW ? PSTR("Low hand: fewest tricks win") : PSTR("Stage 1: play for the top card");
+    msg = g.mode == MODE_LOW ? text::LOW_HAND : text::STAGE1;
   } else if (!human(g) || turn(g) != 0) {
-    x = gfx::textP(0, 0, seatName(g, turn(g)));
-    x = gfx::textP(x, 0, PSTR(" is thinking"));
-    msg = PSTR("...") + (3 - (hw::frameCount >> 4 & 3));  // the dots move while it searches
+    x = gfx::textId(0, 0, seatName(g, turn(g)));
+    x = gfx::textId(x, 0, text::IS_THINKING);
+    for (uint8_t n = hw::frameCount >> 4 & 3; n--;) x = gfx::textId(x, 0, text::DOT);  // the dots move while it searches
+    return;
   } else if (v.armed) {
-    msg = PSTR("A again to play it");
+    msg = text::A_AGAIN_PLAY;
   } else {
-    msg = g.lead == NO_CARD ? PSTR("Your lead") : PSTR("Your turn");
+    msg = g.lead == NO_CARD ? text::YOUR_LEAD : text::YOUR_TURN;
   }
-  gfx::textP(x, 0, msg);
+  gfx::textId(x, 0, msg);
 }
 
 // Whose turn, the tricks that count under the scoring in use ("Tk": all of
 // them, or "S2": stage 2's alone) and total points per seat; the opponent's cards.
 void panel(const Game& g, const View& v) {
   bool all = countsStage1(g);
-  gfx::textP(TRICKS_X, 7, all ? PSTR("Tk") : PSTR("S2"));
-  gfx::textP(POINTS_X, 7, PSTR("Pt"));
+  gfx::textId(TRICKS_X, 7, all ? text::TK : text::S2);
+  gfx::textId(POINTS_X, 7, text::PT);
   for (uint8_t row = 0; row < 2; row++) {
     uint8_t seat = 1 - row;
     int16_t y = 14 + row * 7;
-    if (!v.handOver && !v.trickT && turn(g) == seat) gfx::textP(PANEL_X - 5, y, PSTR(">"));
-    gfx::textP(PANEL_X, y, seatName(g, seat));
+    if (!v.handOver && !v.trickT && turn(g) == seat) gfx::textId(PANEL_X - 5, y, text::GT);
+    gfx::textId(PANEL_X, y, seatName(g, seat));
     gfx::number(TRICKS_X, y, g.won[1][seat] + (all ? g.won[0][seat] : 0));
     gfx::number(POINTS_X, y, g.total[seat]);
   }
-  int16_t x = gfx::textP(PANEL_X - 2, 27, seatName(g, 1));
-  x = gfx::textP(x, 27, PSTR(" has "));
+  int16_t x = gfx::textId(PANEL_X - 2, 27, seatName(g, 1));
+  x = gfx::textId(x, 27, text::HAS);
   gfx::number(x, 27, cardCount(g, 1));
 }
 
@@ -185,7 +186,7 @@ void View::draw(const Game& g) {
   if (up != NO_CARD) {
     if (left > 1) drawBack(0, 8);
     drawCard(3, 10, up);
-    gfx::textP(gfx::number(20, 27, left), 27, PSTR(" left"));
+    gfx::textId(gfx::number(20, 27, left), 27, text::LEFT);
   }
   gfx::rect(20, 8, 11, 12);
   suitLarge(22, 10, g.trump, gfx::WHITE);
@@ -193,8 +194,8 @@ void View::draw(const Game& g) {
     pulse--;
     if (pulse & 4) gfx::fillRect(20, 8, 11, 12, gfx::INVERT);
   }
-  gfx::textP(20, 21, PSTR("Trump"));
-  if (g.mode == MODE_LOW) gfx::textP(33, 11, PSTR("Lo"));
+  gfx::textId(20, 21, text::TRUMP);
+  if (g.mode == MODE_LOW) gfx::textId(33, 11, text::LO);
   // the trick: seat 1's card up and right, seat 0's down and left
   uint8_t cards[2] = {NO_CARD, NO_CARD};
   bool done = showing() || (review && g.trickNo);
@@ -217,7 +218,7 @@ void View::draw(const Game& g) {
   panel(g, *this);
   if (demo) {  // the title's demo says so
     gfx::fillRect(109, 0, 19, 7);
-    gfx::textP(111, 1, PSTR("DEMO"), gfx::BLACK);
+    gfx::textId(111, 1, text::DEMO, gfx::BLACK);
   }
   // seat 0's hand (face up only when a person holds it)
   uint8_t hand[MAX_HAND + 1];
@@ -250,24 +251,20 @@ void View::draw(const Game& g) {
 void drawHandEnd(const Game& g) {
   // "Hand 2: You scored 3 points" / "Hand 2: no points"
   uint8_t w = g.points[0] ? 0 : 1;
-  int16_t x = gfx::number(gfx::textP(0, 0, PSTR("Hand ")), 0, g.handNo);
+  int16_t x = gfx::number(gfx::textId(0, 0, text::HAND), 0, g.handNo);
   if (g.points[w]) {
-    x = gfx::textP(gfx::textP(x, 0, PSTR(": ")), 0, seatName(g, w));
-    gfx::textP(gfx::number(gfx::textP(x, 0, PSTR(" scored ")), 0, g.points[w]), 0, PSTR(" points"));
+    x = gfx::textId(gfx::textId(x, 0, text::COLON), 0, seatName(g, w));
+    gfx::textId(gfx::number(gfx::textId(x, 0, text::SCORED), 0, g.points[w]), 0, text::POINTS);
   } else {
-    gfx::textP(x, 0, PSTR(": no points"));
+    gfx::textId(x, 0, text::NO_POINTS);
   }
   gfx::hline(0, 7, 128);
-  gfx::textP(56, 9, seatName(g, 0));
-  gfx::textP(84, 9, seatName(g, 1));
-  static const char ROWS[] PROGMEM = "Stage 1\0Stage 2\0Counted\0Points\0Total";
-  PGM_P label = ROWS;
+  gfx::textId(56, 9, seatName(g, 0));
+  gfx::textId(84, 9, seatName(g, 1));
   bool all = countsStage1(g);
   for (uint8_t row = 0; row < 5; row++) {
     int16_t y = 16 + row * 7;
-    gfx::textP(0, y, label);
-    while (pgm_read_byte(label++)) {
-    }
+    gfx::textId(0, y, text::SCORE_STAGE1 + row);
     for (uint8_t seat = 0; seat < 2; seat++) {
       uint16_t v = row < 2 ? g.won[row][seat]
                    : row == 2 ? g.won[1][seat] + (all ? g.won[0][seat] : 0)
@@ -275,42 +272,42 @@ void drawHandEnd(const Game& g) {
       gfx::number(56 + seat * 28, y, v);
     }
   }
-  if (g.mode == MODE_LOW) gfx::textP(0, 51, PSTR("Low hand: fewest tricks won"));
+  if (g.mode == MODE_LOW) gfx::textId(0, 51, text::LOW_HAND_WON);
   if (g.winner == 0 || g.winner == 1) {  // the game's winner, beside the table
     gfx::bitmap(108, 22, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
-    gfx::textP(110, 40, seatName(g, g.winner));
+    gfx::textId(110, 40, seatName(g, g.winner));
   }
-  gfx::textP(0, 58, g.winner == NO_WINNER ? PSTR("A: next hand   B: menu") : PSTR("A: the result"));
+  gfx::textId(0, 58, g.winner == NO_WINNER ? text::NEXT_HAND : text::THE_RESULT);
 }
 
 void drawGameOver(const Game& g) {
-  PGM_P title = g.winner < 0 ? PSTR("A draw!")
-                : g.winner == 0 && human(g) ? PSTR("You win the game!")
-                : human(g) ? PSTR("The computer wins") : PSTR("Game over");
-  gfx::textP(0, 0, title);
+  uint8_t title = g.winner < 0 ? text::A_DRAW
+                  : g.winner == 0 && human(g) ? text::YOU_WIN
+                  : human(g) ? text::COMPUTER_WINS : text::GAME_OVER;
+  gfx::textId(0, 0, title);
   gfx::hline(0, 7, 128);
   for (uint8_t seat = 0; seat < 2; seat++) {
     int16_t x = 16 + seat * 64;
-    gfx::textP(x, 12, seatName(g, seat));
+    gfx::textId(x, 12, seatName(g, seat));
     gfx::number(x, 20, g.total[seat]);
     if (g.winner == seat) gfx::bitmap(x, 28, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
   }
-  gfx::textP(0, 48, PSTR("Deal"));
+  gfx::textId(0, 48, text::DEAL);
   gfx::number(20, 48, g.seed);
-  gfx::textP(0, 58, PSTR("A: menu"));
+  gfx::textId(0, 58, text::A_MENU);
 }
 
 void drawPause(const Game& g, bool leaving) {
   gfx::fillRect(8, 10, 112, 40, gfx::BLACK);
   gfx::rect(8, 10, 112, 40);
-  gfx::textP(12, 13, PSTR("Deal"));
+  gfx::textId(12, 13, text::DEAL);
   gfx::number(32, 13, g.seed);
-  gfx::textP(12, 20, PSTR("Hand"));
+  gfx::textId(12, 20, text::HAND);  // "Hand ": the space draws nothing
   gfx::number(32, 20, g.handNo);
-  gfx::textP(48, 20, deckTitle(g.deck));
-  gfx::textP(12, 27, scoringTitle(g.scoring, g.deck));
-  gfx::textP(12, 34, levelName(g.who[1]));
-  gfx::textP(12, 42, leaving ? PSTR("B again: leave, hand lost") : PSTR("A: resume  B: menu"));
+  gfx::textId(48, 20, text::deckTitle(g.deck));
+  gfx::textId(12, 27, text::scoringTitle(g.scoring, g.deck));
+  gfx::textId(12, 34, text::levelName(g.who[1]));
+  gfx::textId(12, 42, leaving ? text::LEAVE : text::RESUME);
 }
 
 }  // namespace table

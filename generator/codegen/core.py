@@ -18,7 +18,7 @@ from ..engine import cards, display, prng, rules, trace
 from ..ai import hard, original, solver
 
 from . import protocol
-from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL, HUMAN, LEVEL_NAMES
+from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL, HUMAN
 
 TEMPLATES = Path(__file__).parent / "templates"
 CORE_FILES = ("whist_core.h", "whist_core.cpp")
@@ -38,25 +38,14 @@ def core_context() -> dict:
             "slam": [s.slam[n] if s.slam else 0 for n in sizes],
         })
     players = list(DEVICE_PLAYERS)
-    levels = [LEVEL_NAMES[p] for p in players]
-    too_long = [hint for _, hint in levels if len(hint) > display.HELP_WIDTH]
-    assert not too_long, f"level hints wider than the screen's {display.HELP_WIDTH} characters: {too_long}"
     d = protocol.DEFAULTS
     # each order packed into a byte, 2 bits per suit, leftmost suit lowest
     suit_orders = [
         [sum(s << (2 * i) for i, s in enumerate(display.suit_order(t, style))) for t in range(4)]
         for style in display.SUIT_ORDER_STYLES
     ]
-    # menus: titles and the win targets (how each variant scores is in text.py's pack)
-    title_rows = [[display.scoring_title(s, d) for d in decks] for s in rules.SCORINGS.values()]
-    titles = list(dict.fromkeys(t for row in title_rows for t in row))  # each string once
-    menu = {
-        "deck_titles": [display.DECK_TITLES[n] for n in sizes],
-        "scoring_titles": titles,
-        "scoring_title_index": [[titles.index(t) for t in row] for row in title_rows],
-        "targets": list(rules.TARGETS),
-        "suit_order_titles": [display.SUIT_ORDER_TITLES[st] for st in display.SUIT_ORDER_STYLES],
-    }
+    # the settings' win targets (the menus' names are in text.py's pack)
+    menu = {"targets": list(rules.TARGETS)}
     return {
         "menu": menu,
         "source": "generator/codegen/core.py",
@@ -77,7 +66,6 @@ def core_context() -> dict:
         "decks": decks,
         "scorings": scorings,
         "players": players,
-        "levels": levels,
         "human": HUMAN,
         "high": rules.HIGH,
         "low": rules.LOW,

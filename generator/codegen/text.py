@@ -1,7 +1,11 @@
-"""The device's longer texts, packed: ``text.h`` and ``text.cpp``.
+"""The device's texts, packed: ``text.h`` and ``text.cpp``.
 
-The rules, controls and credits pages come from ``assets/text/*.txt`` (one
-screen line per file line, ``{version}`` for the version); how each scoring
+The short on-screen texts are ``assets/text/labels.txt`` (``NAME "text"`` a
+line, ids ``NAME``), then the menu titles of the packs, scorings, levels and
+suit orders from the engine; they come first, as the device finds a text by
+skipping those before it. The rules, controls and credits pages come from
+``assets/text/*.txt`` (one screen line per file line, ``{version}`` for the
+version); how each scoring
 variant scores with each pack comes from the engine
 (:func:`generator.engine.display.scoring_help`); each settings row's hint is a
 line of ``assets/text/settings.txt`` (the AI level row shows the level's own,
@@ -14,6 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import re
+
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from .. import __version__
@@ -23,6 +29,8 @@ from .pack import TextPack, bpe_pack
 
 FILES = ("rules", "controls", "credits")  # assets/text/NAME.txt, ids RULES, CONTROLS, CREDITS
 HINTS = "settings"  # assets/text/settings.txt: one hint a line, ids SETTING_<row>
+LABELS = "labels"  # assets/text/labels.txt: NAME "text" a line, ids NAME
+LABEL = re.compile(r'([A-Z][A-Z0-9_]*) "(.*)"')
 TEXT_FILES = ("text.h", "text.cpp")
 
 
@@ -30,32 +38,97 @@ class TextError(ValueError):
     """A text that the screen cannot show; the message starts with the file."""
 
 
-def read(assets_dir: Path, name: str) -> str:
-    """assets/text/NAME.txt, checked line by line against the screen and the font."""
-    path = Path(assets_dir) / "text" / f"{name}.txt"
+def _path(assets_dir: Path, name: str) -> Path:
+    return Path(assets_dir) / "text" / f"{name}.txt"
+
+
+def _lines(path: Path) -> list[str]:
     try:
         body = path.read_text(encoding="ascii")
     except (OSError, UnicodeDecodeError) as e:
         raise TextError(f"{path}: cannot read as ASCII text ({e})") from None
-    body = body.removesuffix("\n").replace("{version}", __version__)
-    for i, line in enumerate(body.split("\n"), 1):
-        if len(line) > display.HELP_WIDTH:
-            raise TextError(f"{path}: line {i} has {len(line)} characters; the screen shows {display.HELP_WIDTH}")
-        if any(not 32 <= ord(ch) < 127 for ch in line):
-            raise TextError(f"{path}: line {i} has a character the font lacks (ASCII 32..126 only)")
-    return body
+    return body.removesuffix("\n").replace("{version}", __version__).split("\n")
+
+
+def _check(path: Path, i: int, line: str) -> None:
+    if len(line) > display.HELP_WIDTH:
+        raise TextError(f"{path}: line {i} has {len(line)} characters; the screen shows {display.HELP_WIDTH}")
+    if any(not 32 <= ord(ch) < 127 for ch in line):
+        raise TextError(f"{path}: line {i} has a character the font lacks (ASCII 32..126 only)")
+
+
+def read(assets_dir: Path, name: str) -> str:
+    """assets/text/NAME.txt, checked line by line against the screen and the font."""
+    path = _path(assets_dir, name)
+    lines = _lines(path)
+    for i, line in enumerate(lines, 1):
+        _check(path, i, line)
+    return "\n".join(lines)
+
+
+def labels(assets_dir: Path) -> list[tuple[str, str]]:
+    """(NAME, text) from assets/text/labels.txt, in file order; '#' lines are comments."""
+    path = _path(assets_dir, LABELS)
+    out: dict[str, str] = {}
+    for i, line in enumerate(_lines(path), 1):
+        if line.startswith("#"):
+            continue
+        m = LABEL.fullmatch(line)
+        if not m:
+            raise TextError(f'{path}: line {i} is not NAME "text"')
+        if m[1] in out:
+            raise TextError(f"{path}: line {i} names {m[1]} again")
+        _check(path, i, m[2])
+        out[m[1]] = m[2]
+    return list(out.items())
+
+
+def titles() -> list[tuple[str, str]]:
+    """The menus' names from the engine: DECK_<deck>, SCORING_<scoring>_<deck>,
+    LEVEL_NAME_<player>, SUIT_ORDER_<style>, each in its enumeration's order."""
+    decks = list(cards.DECKS.values())
+    out = [(f"DECK_{d.size}", display.DECK_TITLES[d.size]) for d in decks]
+    out += [(f"SCORING_{s.name.upper()}_{d.size}", display.scoring_title(s, d))
+            for s in rules.SCORINGS.values() for d in decks]
+    out += [(f"LEVEL_NAME_{p.upper()}", LEVEL_NAMES[p][0]) for p in DEVICE_PLAYERS]
+    out += [(f"SUIT_ORDER_{st.upper()}", display.SUIT_ORDER_TITLES[st]) for st in display.SUIT_ORDER_STYLES]
+    return out
 
 
 def texts(assets_dir: Path) -> list[tuple[str, str]]:
-    """(id, text) in id order: the files, HELP_<scoring>_<deck> for every variant,
-    SETTING_<row> for each settings row, LEVEL_<player> for each device level's hint."""
-    out = [(name.upper(), read(assets_dir, name)) for name in FILES]
+    """(id, text) in id order: the labels, the titles, the files, HELP_<scoring>_<deck>
+    for every variant, SETTING_<row> for each settings row, LEVEL_<player> for each
+    device level's hint."""
+    out = labels(assets_dir) + titles()
+    out += [(name.upper(), read(assets_dir, name)) for name in FILES]
     for s in rules.SCORINGS.values():
         for d in cards.DECKS.values():
             out.append((f"HELP_{s.name.upper()}_{d.size}", "\n".join(display.scoring_help(s, d))))
     out += [(f"SETTING_{i}", line) for i, line in enumerate(read(assets_dir, HINTS).split("\n"))]
     out += [(f"LEVEL_{p.upper()}", LEVEL_NAMES[p][1]) for p in DEVICE_PLAYERS]
+    seen: set[str] = set()
+    for name, t in out:
+        if name in seen:
+            raise TextError(f"assets/text/{LABELS}.txt: {name} is also a generated text's id")
+        seen.add(name)
+        if any(len(line) > display.HELP_WIDTH for line in t.split("\n")):  # the engine's, as the files are checked
+            raise TextError(f"text {name} has a line wider than the screen's {display.HELP_WIDTH} characters: {t!r}")
     return out
+
+
+def firsts() -> dict[str, str]:
+    """The first id of each run of texts the firmware indexes (text.h's helpers)."""
+    deck = next(iter(cards.DECKS.values())).size
+    scoring = next(iter(rules.SCORINGS)).upper()
+    return {
+        "deck": f"DECK_{deck}",
+        "scoring": f"SCORING_{scoring}_{deck}",
+        "level_name": f"LEVEL_NAME_{DEVICE_PLAYERS[0].upper()}",
+        "suit_order": f"SUIT_ORDER_{display.SUIT_ORDER_STYLES[0].upper()}",
+        "help": f"HELP_{scoring}_{deck}",
+        "setting": "SETTING_0",
+        "level": f"LEVEL_{DEVICE_PLAYERS[0].upper()}",
+    }
 
 
 def pack_texts(assets_dir: Path) -> tuple[list[tuple[str, str]], TextPack]:
@@ -72,16 +145,15 @@ def render(assets_dir: Path) -> dict[str, str]:
     env = Environment(loader=PackageLoader("generator.codegen", "templates"), undefined=StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     raw = sum(len(t) + 1 for _, t in items)
+    ids = [name for name, _ in items]
     ctx = {
-        "ids": [name for name, _ in items],
+        "ids": ids,
         "texts": items,
         "pack": pack,
         "raw": raw,
         "packed": len(pack.data) + 2 * len(pack.pairs),
         "num_decks": len(cards.DECKS),
-        "first_help": len(FILES),
-        "first_setting": next(i for i, (name, _) in enumerate(items) if name.startswith("SETTING_")),
-        "first_level": next(i for i, (name, _) in enumerate(items) if name.startswith("LEVEL_")),
+        "first": {key: ids.index(name) for key, name in firsts().items()},
         "rows": _rows,
     }
     return {name: env.get_template(name + ".j2").render(ctx) for name in TEXT_FILES}

@@ -65,7 +65,25 @@ def test_texts_come_from_the_assets_and_the_engine() -> None:
     assert items["RULES"].startswith("German Whist for two.")
     assert "{version}" not in items["CREDITS"]
     assert items["HELP_LAST13_52"].split("\n")[0] == "Scoring: Last 13"
-    assert len(items) == 3 + 4 * 2 + 8 + 5  # files, scoring helps, settings hints, level hints
+    assert items["TAKE"] == " take the trick"  # a label's spaces are kept
+    assert (items["DECK_28"], items["SCORING_LAST13_28"], items["LEVEL_NAME_ORIGINAL"]) == ("Small Whist 28", "Last 7", "Casual")
+    labels = len(text.labels(ASSETS))
+    # labels, titles (packs, scorings by pack, levels, suit orders), files, scoring helps, settings hints, level hints
+    assert len(items) == labels + 2 + 4 * 2 + 5 + 2 + 3 + 4 * 2 + 8 + 5
+    assert list(items)[:labels] == [name for name, _ in text.labels(ASSETS)]  # first: the device skips fewer
+
+
+@pytest.mark.parametrize("line, error", [
+    ('YOU You', r'labels\.txt: line 1 is not NAME "text"'),
+    ('YOU "You"\nYOU "Me"', r"labels\.txt: line 2 names YOU again"),
+    ('RULES "x"', r"RULES is also a generated text's id"),
+    ('LONG "' + "x" * 33 + '"', r"labels\.txt: line 1 has 33 characters"),
+])
+def test_a_bad_label_is_refused(tmp_path: Path, line: str, error: str) -> None:
+    shutil.copytree(ASSETS / "text", tmp_path / "text")
+    (tmp_path / "text" / "labels.txt").write_text(line + "\n")
+    with pytest.raises(text.TextError, match=error):
+        text.texts(tmp_path)
 
 
 def test_a_line_too_wide_for_the_screen_is_refused(tmp_path: Path) -> None:

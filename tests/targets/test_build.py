@@ -117,15 +117,17 @@ PLATFORM = ("hw", "buttons", "gfx", "sound", "save", "serial_line", "sprites")
 @pytest.fixture(scope="module")
 def sketch_hex(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], Path]:
     """Compiles a test sketch against the hardware layer (not the game app); one core for all."""
-    from generator.codegen import sprites
+    from generator.codegen import sprites, text
 
     out = tmp_path_factory.mktemp("sketches")
     sprites.generate(ROOT / "assets", out / "gen")
+    text.generate(ROOT / "assets", out / "gen")  # gfx draws the packed texts
     env = dict(os.environ, AVR_FLAGS=f"-I{out / 'gen'} -I{ROOT / 'firmware'} -Wall -Wextra")
 
     def build(name: str, source: str) -> Path:
         (out / f"sketch_{name}.cpp").write_text(source)  # object names must not clash with firmware/
         srcs = [str(out / f"sketch_{name}.cpp")] + [str(ROOT / "firmware" / f"{m}.cpp") for m in PLATFORM]
+        srcs.append(str(out / "gen" / "text.cpp"))
         subprocess.run([str(ROOT / "scripts" / "avr-build"), str(out), name, *srcs], env=env, check=True)
         return out / f"{name}.hex"
 
@@ -284,6 +286,7 @@ GFX_SKETCH = r"""
 #include "gfx.h"
 #include "hw.h"
 #include "sprites.h"
+#include "text.h"
 using namespace sprites;
 void setup() {
   hw::begin();
@@ -295,6 +298,7 @@ void setup() {
   gfx::text(-2, 45, "Hi 10!");
   gfx::textInverted(70, 3, "ok");
   gfx::number(100, 61, 407);
+  gfx::textId(gfx::textId(4, 55, text::YOU), 55, text::TAKE);
   hw::display();
 }
 void loop() {}
@@ -324,6 +328,7 @@ def reference_gfx() -> Image.Image:
     screen.paste(1, (69, 2, 69 + 2 * 4 - 1 + 2, 2 + 7))
     text(70, 3, "ok", 0)
     text(100, 61, "407", 1)
+    text(4, 55, "You take the trick", 1)
     return screen
 
 
