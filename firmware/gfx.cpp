@@ -39,8 +39,8 @@ void plot8(int16_t x, int16_t page, uint8_t bits, Color c) {
 // bitmap() and sprite(): columns are clipped once, then each source page
 // lands on up to two screen pages (two when y is not a multiple of 8). The
 // shift is a multiply by 1 << shift, one MUL on the AVR.
-void blit(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h, Color c) {
-  if (x >= hw::WIDTH || x + w <= 0 || y >= hw::HEIGHT || y + h <= 0) return;
+void blit(int8_t x, int8_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h, Color c) {
+  if (x + w <= 0 || y >= hw::HEIGHT || y + h <= 0) return;  // an int8_t x is left of 128
   uint8_t first = x < 0 ? -x : 0;
   uint8_t last = x + w > hw::WIDTH ? hw::WIDTH - x : w;
   int8_t page = y >> 3;  // floor, also for negative y
@@ -109,42 +109,40 @@ bool getPixel(int16_t x, int16_t y) {
   return hw::frame[(y >> 3) * hw::WIDTH + x] >> (y & 7) & 1;
 }
 
-void fillRect(int16_t x, int16_t y, int16_t w, int16_t h, Color c) {
-  if (x < 0) w += x, x = 0;
-  if (y < 0) h += y, y = 0;
-  if (x + w > hw::WIDTH) w = hw::WIDTH - x;
-  if (y + h > hw::HEIGHT) h = hw::HEIGHT - y;
-  // One page at a time: the rows of [y, y+h) that fall in it.
-  for (int16_t top = y, end = y + h; top < end;) {
+void fillRect(int8_t x, int8_t y, uint8_t w, uint8_t h, Color c) {
+  int16_t left = x < 0 ? 0 : x, right = x + w < hw::WIDTH ? x + w : hw::WIDTH;
+  int16_t top = y < 0 ? 0 : y, end = y + h < hw::HEIGHT ? y + h : hw::HEIGHT;
+  // One page at a time: the rows of [top, end) that fall in it.
+  while (top < end) {
     uint8_t shift = top & 7;
     uint8_t n = (end - top < 8 - shift) ? end - top : 8 - shift;
     uint8_t bits = (uint8_t)(((1 << n) - 1) << shift);
-    for (int16_t i = x; i < x + w; i++) plot8(i, top >> 3, bits, c);
+    for (int16_t i = left; i < right; i++) plot8(i, top >> 3, bits, c);
     top += n;
   }
 }
 
-void hline(int16_t x, int16_t y, int16_t w, Color c) { fillRect(x, y, w, 1, c); }
-void vline(int16_t x, int16_t y, int16_t h, Color c) { fillRect(x, y, 1, h, c); }
+void hline(int8_t x, int8_t y, uint8_t w, Color c) { fillRect(x, y, w, 1, c); }
+void vline(int8_t x, int8_t y, uint8_t h, Color c) { fillRect(x, y, 1, h, c); }
 
-void rect(int16_t x, int16_t y, int16_t w, int16_t h, Color c) {
+void rect(int8_t x, int8_t y, uint8_t w, uint8_t h, Color c) {
   hline(x, y, w, c);
   hline(x, y + h - 1, w, c);
   vline(x, y + 1, h - 2, c);
   vline(x + w - 1, y + 1, h - 2, c);
 }
 
-void bitmap(int16_t x, int16_t y, const uint8_t* bmp, uint8_t w, uint8_t h, Color c) {
+void bitmap(int8_t x, int8_t y, const uint8_t* bmp, uint8_t w, uint8_t h, Color c) {
   blit(x, y, bmp, nullptr, w, h, c);
 }
 
-void sprite(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h) {
+void sprite(int8_t x, int8_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h) {
   blit(x, y, bmp, mask, w, h, WHITE);
 }
 
 int16_t text(int16_t x, int16_t y, const char* s, Color c) { return textRun(x, y, s, 0, c); }
 
-int16_t textId(int16_t x, int16_t y, uint8_t id, Color c) { return textRun(x, y, nullptr, id, c); }
+uint8_t textId(uint8_t x, int8_t y, uint8_t id, Color c) { return textRun(x, y, nullptr, id, c); }
 
 char* decimal(uint32_t n, char* end) {
   *--end = 0;
@@ -155,7 +153,7 @@ char* decimal(uint32_t n, char* end) {
   return end;
 }
 
-int16_t number(int16_t x, int16_t y, uint32_t n, Color c) {
+uint8_t number(uint8_t x, int8_t y, uint32_t n, Color c) {
   char buf[11];
   return text(x, y, decimal(n, buf + sizeof buf), c);
 }

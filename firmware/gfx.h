@@ -1,4 +1,8 @@
-// gfx: drawing into hw::frame. Coordinates may be off screen (clipped).
+// gfx: drawing into hw::frame. Coordinates may be off screen (clipped). The
+// shapes, bitmaps and packed texts take 8-bit coordinates (x -128..127 for
+// shapes and bitmaps, 0..255 for texts, y -128..127), which the screen and
+// what slides onto it need: a constant argument costs the caller half the
+// flash of a 16-bit one.
 //
 // Bitmaps are PROGMEM, in the layout of the generated sprites.h: ceil(h/8)
 // rows of w bytes, each byte 8 vertical pixels with the LSB on top. Text uses
@@ -17,22 +21,22 @@ constexpr uint8_t CHAR_H = 6;  // glyph cell height, descender included
 void clear(Color c = BLACK);
 void pixel(int16_t x, int16_t y, Color c = WHITE);
 bool getPixel(int16_t x, int16_t y);
-void fillRect(int16_t x, int16_t y, int16_t w, int16_t h, Color c = WHITE);
-void rect(int16_t x, int16_t y, int16_t w, int16_t h, Color c = WHITE);
-void hline(int16_t x, int16_t y, int16_t w, Color c = WHITE);
-void vline(int16_t x, int16_t y, int16_t h, Color c = WHITE);
+void fillRect(int8_t x, int8_t y, uint8_t w, uint8_t h, Color c = WHITE);
+void rect(int8_t x, int8_t y, uint8_t w, uint8_t h, Color c = WHITE);  // w, h at least 2
+void hline(int8_t x, int8_t y, uint8_t w, Color c = WHITE);
+void vline(int8_t x, int8_t y, uint8_t h, Color c = WHITE);
 
 // Paints the bitmap's set bits in colour c; clear bits leave the screen as is.
-void bitmap(int16_t x, int16_t y, const uint8_t* bmp, uint8_t w, uint8_t h, Color c = WHITE);
+void bitmap(int8_t x, int8_t y, const uint8_t* bmp, uint8_t w, uint8_t h, Color c = WHITE);
 // Opaque sprite: where `mask` is set the screen takes the image's pixel,
 // elsewhere it is untouched (e.g. sprites::card_face with card_face_mask).
-void sprite(int16_t x, int16_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h);
+void sprite(int8_t x, int8_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h);
 
 // Text; each returns the x just after the last character.
 int16_t text(int16_t x, int16_t y, const char* s, Color c = WHITE);
 // Packed text `id` (text.h: the labels, titles and pages, which the generator packs).
-int16_t textId(int16_t x, int16_t y, uint8_t id, Color c = WHITE);
-int16_t number(int16_t x, int16_t y, uint32_t n, Color c = WHITE);
+uint8_t textId(uint8_t x, int8_t y, uint8_t id, Color c = WHITE);
+uint8_t number(uint8_t x, int8_t y, uint32_t n, Color c = WHITE);
 // Writes n in decimal so that it ends (NUL included) just before `end`;
 // returns its first digit. 11 bytes hold any uint32_t.
 char* decimal(uint32_t n, char* end);

@@ -41,11 +41,11 @@ uint8_t sortedHand(const Game& g, uint8_t style, uint8_t* out, uint8_t skip = NO
   return n;
 }
 
-void drawBack(int16_t x, int16_t y) {
+void drawBack(int8_t x, int8_t y) {
   gfx::sprite(x, y, sprites::card_back, sprites::card_back_mask, sprites::CARD_BACK_W, sprites::CARD_BACK_H);
 }
 
-void suitLarge(int16_t x, int16_t y, uint8_t suit, gfx::Color c) {
+void suitLarge(int8_t x, int8_t y, uint8_t suit, gfx::Color c) {
   gfx::bitmap(x, y, sprites::suits_large + suit * sprites::SUITS_LARGE_FRAME_BYTES, sprites::SUITS_LARGE_W,
               sprites::SUITS_LARGE_H, c);
 }
@@ -108,7 +108,7 @@ void panel(const Game& g, const View& v) {
 
 }  // namespace
 
-void drawCard(int16_t x, int16_t y, uint8_t card) {
+void drawCard(int8_t x, int8_t y, uint8_t card) {
   uint8_t suit = suitOf(card), rank = rankOf(card);
   gfx::sprite(x, y, sprites::card_face, sprites::card_face_mask, sprites::CARD_FACE_W, sprites::CARD_FACE_H);
   gfx::bitmap(x + 2, y + 2, sprites::ranks + rank * sprites::RANKS_FRAME_BYTES, sprites::RANKS_W, sprites::RANKS_H,

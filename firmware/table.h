@@ -49,7 +49,7 @@ struct View {
 };
 
 // A card face with its rank and suit, 16x24 at (x, y).
-void drawCard(int16_t x, int16_t y, uint8_t card);
+void drawCard(int8_t x, int8_t y, uint8_t card);
 void drawHandEnd(const whist::Game& g);
 void drawGameOver(const whist::Game& g);
 // Over the table: the deal, the variant, and how to resume or leave.
