@@ -45,6 +45,7 @@ uint16_t idle;       // frames on the title without a button
 bool demo;           // the AUTO game is the title's demo: any button ends it
 uint32_t lastSeed;   // offered by the deal-number screen
 bool saved;          // a saved game exists (read by toMenu)
+uint8_t settingsRow; // where the settings cursor was left
 bool hidden;         // a hand played on the buttons is under way: its trace waits for its end
 
 void setScreen(Screen s) {
@@ -337,7 +338,8 @@ void stepMenu() {
     case screens::STATS:
     case screens::RULES:
     case screens::CREDITS:
-      screens::openList(choice == screens::STATS ? prefs::value(prefs::OPT_AI) : 0);
+      screens::openList(choice == screens::STATS ? prefs::value(prefs::OPT_AI)
+                        : choice == screens::SETTINGS ? settingsRow : 0);
       setScreen(Screen(SETTINGS + choice - screens::SETTINGS));
       break;
   }
@@ -428,7 +430,10 @@ void loop() {
           : screen == STATS  ? screens::stats()
           : screen == RULES  ? screens::rules()
                              : screens::credits();
-      if (r == screens::BACK) toMenu();
+      if (r == screens::BACK) {
+        if (screen == SETTINGS) settingsRow = screens::row();
+        toMenu();
+      }
   }
   hw::display(true);
 }

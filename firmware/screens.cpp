@@ -136,6 +136,7 @@ void openList(uint8_t first) {
   confirm = false;
 }
 
+uint8_t row() { return cursor; }
 
 uint8_t ask(uint8_t title, uint8_t line) {
   header(title);

@@ -17,8 +17,10 @@ void openMenu(bool canContinue);
 uint8_t menu();
 
 // Settings (saved at each change) and stats (with a confirmed reset); the
-// text pages. `first`: the row, or the AI level the stats open at.
+// text pages. `first`: the row, or the AI level the stats open at; row()
+// is where the cursor was left.
 void openList(uint8_t first);
+uint8_t row();
 uint8_t settings();
 uint8_t stats();
 

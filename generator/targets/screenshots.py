@@ -43,6 +43,7 @@ class Device:
         self.emu = emu
         self.screen = 0
         self.menu_last: str | None = None  # the main menu's last choice, where its cursor starts
+        self.settings_row = 0  # where change_settings left the settings cursor (the firmware keeps it)
         self.waiting = False  # the table began waiting for the person's card (MARK_TURN) since last asked
         self.log = ""  # serial output consumed so far
 
@@ -112,11 +113,13 @@ class Device:
         self.menu_last = item
 
     def change_settings(self, changes: dict[str, int]) -> None:
-        """In the settings screen (cursor on the first row), press RIGHT `n` times on each named row."""
-        row = 0
+        """In the settings screen, press RIGHT `n` times on each named row.
+
+        The cursor starts where it was left (the first row after power-on).
+        """
         for name, n in changes.items():
-            self.tap("DOWN", SETTINGS.index(name) - row)
-            row = SETTINGS.index(name)
+            self.tap("DOWN", (SETTINGS.index(name) - self.settings_row) % len(SETTINGS))
+            self.settings_row = SETTINGS.index(name)
             self.tap("RIGHT", n)
 
 

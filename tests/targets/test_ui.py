@@ -103,6 +103,20 @@ def test_every_setting_changes_and_survives_a_power_cycle(firmware_hex):
         assert dev.emu.eeprom[:16] == saved[:16]
 
 
+def test_the_settings_cursor_is_where_it_was_left(firmware_hex):
+    with device(firmware_hex, SYSTEM + b"\xff" * 1008) as dev:
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        dev.tap("DOWN", 2)  # the target
+        dev.tap("B")
+        dev.wait_screen("menu")
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        before = dev.emu.screen()
+        dev.tap("RIGHT")  # changes the row the cursor was left on
+        assert changed_rows(before, dev.emu.screen()) == {2}
+
+
 def test_a_corrupt_or_erased_save_gives_the_defaults(firmware_hex):
     erased = SYSTEM + b"\xff" * 1008
     defaults, after = settings_screen(firmware_hex, erased)
