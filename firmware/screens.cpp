@@ -36,7 +36,7 @@ void header(uint8_t title) {
 }
 
 // Row i of a list: the selected one inverted.
-int16_t rowY(uint8_t i) { return TOP + i * ROW_H; }
+int8_t rowY(uint8_t i) { return TOP + i * ROW_H; }
 void highlight(uint8_t i) { gfx::fillRect(0, rowY(i) - 1, 128, ROW_H, gfx::INVERT); }
 
 // UP/DOWN as -1/+1 (0 for neither); same for LEFT/RIGHT.
@@ -164,7 +164,7 @@ uint8_t settings() {
   ink = gfx::WHITE;
   static_assert(text::ROW_SOUND - text::ROW_GAME == NUM_ITEMS - 1, "the rows' texts in prefs::Item order");
   for (uint8_t i = 0; i < NUM_ITEMS; i++) {
-    int16_t y = rowY(i);
+    int8_t y = rowY(i);
     uint8_t v = value(i);
     gfx::textId(2, y, text::ROW_GAME + i);
     uint8_t s;
@@ -203,7 +203,7 @@ uint8_t stats() {
   static const uint8_t FIELD[4][2] PROGMEM = {{0, 1}, {2, 3}, {4, 0}, {5, 6}};
   const uint16_t* v = &s.games;
   for (uint8_t row = 0; row < 4; row++) {
-    int16_t y = 12 + row * 9;
+    int8_t y = 12 + row * 9;
     gfx::textId(2, y, text::STATS_GAMES + row);
     gfx::number(40, y, v[pgm_read_byte(&FIELD[row][0])]);
     uint8_t second = pgm_read_byte(&FIELD[row][1]);
@@ -244,7 +244,7 @@ uint8_t deal(uint32_t* seed) {
   if (d) digits[cursor] = (digits[cursor] + 10 - d) % 10;  // UP counts up
   header(text::DEAL_NUMBER);
   for (uint8_t i = 0; i < 10; i++) {
-    int16_t x = 24 + i * 8;
+    int8_t x = 24 + i * 8;
     char c[2] = {char('0' + digits[i]), 0};
     gfx::text(x, 20, c);
     if (i == cursor) gfx::hline(x - 1, 27, 5);

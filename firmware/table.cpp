@@ -19,13 +19,13 @@ using namespace whist;
 
 namespace {
 
-constexpr int16_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
+constexpr int8_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
 constexpr uint8_t SHOW = 48, SLIDE = 32, SHOW_FAST = 16, FRESH = 60;  // frames (60 a second)
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
-constexpr int16_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
+constexpr uint8_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
 // Seat 0's card in the trick down and left, seat 1's up and right.
-int16_t trickX(uint8_t seat) { return seat ? 66 : 48; }
-int16_t trickY(uint8_t seat) { return seat ? 8 : 12; }
+int8_t trickX(uint8_t seat) { return seat ? 66 : 48; }
+int8_t trickY(uint8_t seat) { return seat ? 8 : 12; }
 
 // Seat 0's cards in display order (suits by style, high ranks first), but
 // `skip`: the card it draws while the trick that brings it is still on show.
@@ -95,13 +95,13 @@ void panel(const Game& g, const View& v) {
   gfx::textId(POINTS_X, 7, text::PT);
   for (uint8_t row = 0; row < 2; row++) {
     uint8_t seat = 1 - row;
-    int16_t y = 14 + row * 7;
+    int8_t y = 14 + row * 7;
     if (!v.handOver && !v.trickT && turn(g) == seat) gfx::textId(PANEL_X - 5, y, text::GT);
     gfx::textId(PANEL_X, y, seatName(g, seat));
     gfx::number(TRICKS_X, y, g.won[1][seat] + (all ? g.won[0][seat] : 0));
     gfx::number(POINTS_X, y, g.total[seat]);
   }
-  int16_t x = gfx::textId(PANEL_X - 2, 27, seatName(g, 1));
+  uint8_t x = gfx::textId(PANEL_X - 2, 27, seatName(g, 1));
   x = gfx::textId(x, 27, text::HAS);
   gfx::number(x, 27, cardCount(g, 1));
 }
@@ -226,7 +226,7 @@ void View::draw(const Game& g) {
   if (!n) return;
   uint8_t step = n > 1 ? (128 - CARD_W) / (n - 1) : 0;
   if (step > 10) step = 10;
-  int16_t x = (128 - (step * (n - 1) + CARD_W)) / 2;
+  int8_t x = (128 - (step * (n - 1) + CARD_W)) / 2;
   bool myTurn = human(g) && turn(g) == 0 && !trickT && !handOver;
   // must follow suit: the cards that may not be played are lowered
   bool follow = myTurn && g.lead != NO_CARD && g.hand[0][suitOf(g.lead)];
@@ -240,7 +240,7 @@ void View::draw(const Game& g) {
   for (uint8_t i = 0; i < n; i++, x += step) {
     uint8_t c = hand[i];
     bool sel = myTurn && i == selected;
-    int16_t y = sel ? (armed ? ARMED_Y : RAISED_Y) : follow && suitOf(c) != suitOf(g.lead) ? LOWERED_Y : HAND_Y;
+    int8_t y = sel ? (armed ? ARMED_Y : RAISED_Y) : follow && suitOf(c) != suitOf(g.lead) ? LOWERED_Y : HAND_Y;
     drawCard(sel ? x + shake : x, y, c);
     if (freshT && c == fresh) gfx::fillRect(x + 1, y + 1, 7, 15, gfx::INVERT);  // the card just drawn: its corner inverted
   }
@@ -251,7 +251,7 @@ void View::draw(const Game& g) {
 void drawHandEnd(const Game& g) {
   // "Hand 2: You scored 3 points" / "Hand 2: no points"
   uint8_t w = g.points[0] ? 0 : 1;
-  int16_t x = gfx::number(gfx::textId(0, 0, text::HAND), 0, g.handNo);
+  uint8_t x = gfx::number(gfx::textId(0, 0, text::HAND), 0, g.handNo);
   if (g.points[w]) {
     x = gfx::textId(gfx::textId(x, 0, text::COLON), 0, seatName(g, w));
     gfx::textId(gfx::number(gfx::textId(x, 0, text::SCORED), 0, g.points[w]), 0, text::POINTS);
@@ -263,7 +263,7 @@ void drawHandEnd(const Game& g) {
   gfx::textId(84, 9, seatName(g, 1));
   bool all = countsStage1(g);
   for (uint8_t row = 0; row < 5; row++) {
-    int16_t y = 16 + row * 7;
+    int8_t y = 16 + row * 7;
     gfx::textId(0, y, text::SCORE_STAGE1 + row);
     for (uint8_t seat = 0; seat < 2; seat++) {
       uint16_t v = row < 2 ? g.won[row][seat]
@@ -287,7 +287,7 @@ void drawGameOver(const Game& g) {
   gfx::textId(0, 0, title);
   gfx::hline(0, 7, 128);
   for (uint8_t seat = 0; seat < 2; seat++) {
-    int16_t x = 16 + seat * 64;
+    uint8_t x = 16 + seat * 64;
     gfx::textId(x, 12, seatName(g, seat));
     gfx::number(x, 20, g.total[seat]);
     if (g.winner == seat) gfx::bitmap(x, 28, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
