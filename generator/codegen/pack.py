@@ -16,9 +16,10 @@ size (the whole screen), so a copy may reach back to any byte already written.
 Copies go byte by byte, so one may overlap its own output (a run). The parse
 is optimal for this format (shortest stream), found by dynamic programming.
 
-**BPE** (help, rules and credits): byte codes below ``first`` are characters
-(``\\n`` ends a line, 0 ends a text); a code ``first + i`` stands for the two
-codes of ``pairs[i]``, which may be pairs again. The encoder repeatedly replaces
+**BPE** (every text on the screen): byte codes below ``first`` stand for
+themselves (characters, or what ``text.py`` maps them to; 0 ends a text); a
+code ``first + i`` stands for the two codes of ``pairs[i]``, which may be
+pairs again. The encoder repeatedly replaces
 the most frequent adjacent pair in all texts while that saves bytes.
 """
 

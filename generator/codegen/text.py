@@ -131,9 +131,25 @@ def firsts() -> dict[str, str]:
     }
 
 
+# Character codes before packing: 0 ends a text, NEWLINE is '\n', and ' '..'~' are
+# 2..96, so the codes from 97 up (a third more than from 128) can stand for pairs.
+NEWLINE = 1
+SHIFT = ord(" ") - 2
+FIRST_PAIR = ord("~") - SHIFT + 1
+
+
+def encode(t: str) -> str:
+    return "".join(chr(NEWLINE) if ch == "\n" else chr(ord(ch) - SHIFT) for ch in t)
+
+
+def decode(t: str) -> str:
+    return "".join("\n" if ord(c) == NEWLINE else chr(ord(c) + SHIFT) for c in t)
+
+
 def pack_texts(assets_dir: Path) -> tuple[list[tuple[str, str]], TextPack]:
+    """The texts and their pack (of :func:`encode`'s codes: :func:`decode` reads one back)."""
     items = texts(assets_dir)
-    return items, bpe_pack([t for _, t in items])
+    return items, bpe_pack([encode(t) for _, t in items], FIRST_PAIR)
 
 
 def _rows(data: bytes) -> list[str]:
@@ -155,6 +171,8 @@ def render(assets_dir: Path) -> dict[str, str]:
         "num_decks": len(cards.DECKS),
         "first": {key: ids.index(name) for key, name in firsts().items()},
         "rows": _rows,
+        "newline": NEWLINE,
+        "shift": SHIFT,
     }
     return {name: env.get_template(name + ".j2").render(ctx) for name in TEXT_FILES}
 
