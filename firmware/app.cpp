@@ -28,12 +28,12 @@ enum Screen : uint8_t {
   TITLE = 1, MENU, TABLE, PAUSE, HAND_END, GAME_OVER, SETTINGS, STATS, RULES, CREDITS, DEAL, AUTO
 };
 
-const uint16_t SND_PLAY[] PROGMEM = {1568, 16, 0, 0};
-const uint16_t SND_BOUNCE[] PROGMEM = {196, 48, 0, 0};
-const uint16_t SND_TRUMP[] PROGMEM = {880, 32, 0, 16, 880, 32, 0, 0};
-const uint16_t SND_TRICK[] PROGMEM = {1047, 32, 1319, 48, 0, 0};
-const uint16_t SND_WIN[] PROGMEM = {523, 96, 659, 96, 784, 96, 1047, 240, 0, 0};
-const uint16_t SND_LOSE[] PROGMEM = {392, 160, 330, 160, 262, 320, 0, 0};
+const uint16_t SND_PLAY[] PROGMEM = {sound::note(1568), 16, 0, 0};
+const uint16_t SND_BOUNCE[] PROGMEM = {sound::note(196), 48, 0, 0};
+const uint16_t SND_TRUMP[] PROGMEM = {sound::note(880), 32, 0, 16, sound::note(880), 32, 0, 0};
+const uint16_t SND_TRICK[] PROGMEM = {sound::note(1047), 32, sound::note(1319), 48, 0, 0};
+const uint16_t SND_WIN[] PROGMEM = {sound::note(523), 96, sound::note(659), 96, sound::note(784), 96, sound::note(1047), 240, 0, 0};
+const uint16_t SND_LOSE[] PROGMEM = {sound::note(392), 160, sound::note(330), 160, sound::note(262), 320, 0, 0};
 
 constexpr uint16_t DEMO_IDLE = 600;  // frames on the title before the demo starts (~10 s)
 
@@ -48,7 +48,7 @@ bool saved;          // a saved game exists (read by toMenu)
 uint8_t settingsRow; // where the settings cursor was left
 bool hidden;         // a hand played on the buttons is under way: its trace waits for its end
 
-void setScreen(Screen s) {
+__attribute__((noinline)) void setScreen(Screen s) {  // smaller so (size report)
   screen = s;
   GPIOR0 = s;
 }

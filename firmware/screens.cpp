@@ -15,8 +15,8 @@ using namespace whist;
 
 namespace {
 
-const uint16_t SND_MOVE[] PROGMEM = {1200, 16, 0, 0};
-const uint16_t SND_NO[] PROGMEM = {196, 48, 0, 0};
+const uint16_t SND_MOVE[] PROGMEM = {sound::note(1200), 16, 0, 0};
+const uint16_t SND_NO[] PROGMEM = {sound::note(196), 48, 0, 0};
 
 constexpr uint8_t ROW_H = 7, TOP = 9;
 constexpr uint8_t TEXT_ROWS = (64 - TOP) / ROW_H;

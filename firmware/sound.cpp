@@ -12,18 +12,18 @@ namespace {
 uint8_t* const AUDIO_FLAG = (uint8_t*)2;  // Arduboy system convention
 
 bool on;
-const uint16_t* next;  // next {hz, ms} pair in flash; nullptr when idle
+const uint16_t* next;  // next {period, ms} pair in flash; nullptr when idle
 uint16_t toneLeft;     // ms left of the current tone (melody or single)
 
-void output(uint16_t hz) {
-  if (!hz) {
+// A note's period (note()), or 0 for silence.
+void output(uint16_t period) {
+  if (!period) {
     TCCR3A = 0;  // disconnect OC3A; the pin then drives its PORT value (low)
     TCCR3B = 0;
     return;
   }
-  // CTC, prescaler 8: the pin toggles every OCR3A+1 ticks of 2 MHz, so
-  // f = 1 MHz / (OCR3A + 1); 16 Hz..20 kHz fit 16 bits.
-  OCR3A = (uint16_t)(1000000UL / hz) - 1;
+  // CTC, prescaler 8: the pin toggles every OCR3A+1 ticks of 2 MHz.
+  OCR3A = period;
   TCNT3 = 0;
   TCCR3A = _BV(COM3A0);
   TCCR3B = _BV(WGM32) | _BV(CS31);
@@ -57,7 +57,7 @@ void tone(uint16_t hz, uint16_t ms) {
   stop();
   if (!on || !ms) return;
   toneLeft = ms;
-  output(hz);
+  output(note(hz));
 }
 
 void play(const uint16_t* melody) {

@@ -351,7 +351,7 @@ SOUND_SKETCH = r"""
 #include <Arduino.h>
 #include "hw.h"
 #include "sound.h"
-const uint16_t MELODY[] PROGMEM = {1000, 40, 0, 20, 500, 16, 0, 0};
+const uint16_t MELODY[] PROGMEM = {sound::note(1000), 40, 0, 20, sound::note(500), 16, 0, 0};
 uint8_t frames;
 void setup() { hw::begin(); Serial.begin(9600); sound::setEnabled(true); sound::play(MELODY); }
 void loop() {
