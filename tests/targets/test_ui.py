@@ -306,7 +306,8 @@ FUZZ_WEIGHTS = {
     "pause": {"A": 6, "B": 0.5, "UP": 0.5, "DOWN": 0.5, "LEFT": 0.5, "RIGHT": 0.5},
     "hand_end": {"A": 10, "B": 0.5, "UP": 0.5, "DOWN": 0.5, "LEFT": 0.5, "RIGHT": 0.5},
     "game_over": {"A": 10, "B": 1, "UP": 0.5, "DOWN": 0.5, "LEFT": 0.5, "RIGHT": 0.5},
-    "menu": {"A": 6, "DOWN": 1, "UP": 1, "B": 0.5, "LEFT": 0.5, "RIGHT": 0.5},
+    # DOWN as often as A: settings and stats are three rows from Play
+    "menu": {"A": 3, "DOWN": 3, "UP": 1, "B": 0.5, "LEFT": 0.5, "RIGHT": 0.5},
 }
 FUZZ_OTHER = {"A": 2, "B": 3, "UP": 1, "DOWN": 1, "LEFT": 1, "RIGHT": 1}  # settings, stats, deal, title...
 
