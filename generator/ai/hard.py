@@ -108,8 +108,9 @@ def easy() -> SearchPlayer:
     return SearchPlayer("easy", OriginalPlayer().choose, EASY_BUDGET)
 
 
-def hard() -> SearchPlayer:
-    return SearchPlayer("hard", stage1_choice, NODE_BUDGET)
+def hard_rule() -> SearchPlayer:
+    """Hard before its stage-1 search (the memory rule alone): a yardstick the search must beat (PC only)."""
+    return SearchPlayer("hard-rule", stage1_choice, NODE_BUDGET)
 
 
 def hard_exact() -> SearchPlayer:

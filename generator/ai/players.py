@@ -23,9 +23,9 @@ PLAYERS: dict[str, PlayerFactory] = {
     "greedy": lambda rng: GreedyPlayer(),
     "original": lambda rng: OriginalPlayer(),
     "easy": lambda rng: hard.easy(),
-    "hard": lambda rng: hard.hard(),
+    "hard": rollout.hard,
     # PC only: the yardsticks (docs/ai.md), never offered on the device
-    "hard-search": rollout.hard_search,
+    "hard-rule": lambda rng: hard.hard_rule(),
     "original-exact": lambda rng: hard.original_exact(),
     "hard-exact": lambda rng: hard.hard_exact(),
     "expert": ExpertPlayer,

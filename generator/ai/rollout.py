@@ -1,4 +1,4 @@
-"""``hard-search``: Hard with a stage-1 search, rollouts over sampled worlds, in integers the AVR can repeat card for card.
+"""``hard``'s stage 1: a search, rollouts over sampled worlds, in integers the AVR can repeat card for card.
 
 The cards this seat has not seen (the opponent's unknown cards and the hidden
 stock) are dealt from the game's shared AI stream, consistently with what it
@@ -14,9 +14,8 @@ with the best total over the same worlds is played. The number of worlds
 shrinks with the work a world costs (:func:`worlds`), which bounds the time a
 decision takes on the device.
 
-Branch ``ai2-device`` has the same algorithm in C++ (``players/hard.cpp.j2``,
-node for node and draw for draw with this module) as the device's Hard; it
-needs about 1,750 B of flash that the firmware does not have yet (docs/ai.md).
+The firmware's Hard is the same algorithm in C++ (``players/hard.cpp.j2``),
+draw for draw and card for card with this module.
 """
 
 from __future__ import annotations
@@ -244,6 +243,6 @@ def choose(obs: Observation, legal_mask: int, rng: Rng) -> int:
     return cands[best]
 
 
-def hard_search(rng: Rng) -> SearchPlayer:
-    """Hard with this search in stage 1 (PC only until the device has the flash: branch ai2-device)."""
-    return SearchPlayer("hard-search", lambda obs, legal: choose(obs, legal, rng), NODE_BUDGET)
+def hard(rng: Rng) -> SearchPlayer:
+    """The device's top level: this search in stage 1, the solver with the device's budget in stage 2."""
+    return SearchPlayer("hard", lambda obs, legal: choose(obs, legal, rng), NODE_BUDGET)

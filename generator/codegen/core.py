@@ -15,7 +15,7 @@ from .. import __version__
 
 from ..engine import cards, display, prng, rules, trace
 
-from ..ai import hard, original, solver
+from ..ai import hard, original, rollout, solver
 
 from . import protocol
 from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL, HUMAN
@@ -95,6 +95,12 @@ def core_context() -> dict:
             "w_want": hard.WEIGHTS.want,
             "w_spend": hard.WEIGHTS.spend,
             "easy_budget": hard.EASY_BUDGET,
+        },
+        "rollout": {
+            "no_cap": rollout.NO_CAP,
+            "work": rollout.WORK,
+            "min_worlds": rollout.MIN_WORLDS,
+            "max_worlds": rollout.MAX_WORLDS,
         },
         "errors": list(protocol.ERRORS.values()),
         "error_code": protocol.ERROR_CODES,
