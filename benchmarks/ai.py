@@ -18,7 +18,7 @@ import click  # noqa: E402
 from generator.ai.arena import run_arena  # noqa: E402
 from generator.ai.players import make_player  # noqa: E402
 from generator.ai import native  # noqa: E402
-from generator.ai.hard import hard  # noqa: E402
+from generator.ai.hard import hard_rule  # noqa: E402
 from generator.engine.prng import ai_rng  # noqa: E402
 from generator.engine.rules import Variant  # noqa: E402
 from generator.ai.solver import follow_moves, follower_wins, lead_moves, split  # noqa: E402
@@ -66,7 +66,7 @@ def stage2_loss(h, trump: int, leader: int) -> int:
     """Tricks Hard (seat 0, budget as on the device) loses against a perfect seat 1 from this position."""
     deck = DECKS[52]
     h = [list(h[0]), list(h[1])]
-    player = hard()  # Hard's stage 2: the solver with the device budget and the carried proof
+    player = hard_rule()  # Hard's stage 2 (both Hards share it): the solver with the device budget and the carried proof
     want = boundary(h, trump, leader, 0)
     got = [0, 0]
     lead = -1
@@ -150,13 +150,19 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--hands", type=int, default=1000, help="stage-2 positions of each kind (real-game, random)")
     ap.add_argument("--expert-deals", type=int, default=200, help="deals for each match of the (slow) PC expert")
-    ap.add_argument("--search-deals", type=int, default=400, help="deals for each match of hard-search (slow in Python)")
+    ap.add_argument("--search-deals", type=int, default=400,
+                    help="deals for each match of hard (its stage-1 search is slow in Python)")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
-    matches = [(a, b, args.deals) for a, b in LADDER]
-    matches += [(a, b, args.deals) for a in ("hard", "easy") for b in ("original", *YARDSTICKS)]
-    matches += [("hard-search", b, args.search_deals) for b in ("hard", "original", *YARDSTICKS)]
-    matches += [("expert", b, args.expert_deals) for b in ("hard", "original", *YARDSTICKS)]
+
+    def deals(a: str, b: str) -> int:
+        return args.expert_deals if "expert" in (a, b) else args.search_deals if "hard" in (a, b) else args.deals
+
+    matches = list(LADDER)
+    matches += [("easy", b) for b in ("original", *YARDSTICKS)]
+    matches += [("hard", b) for b in ("hard-rule", "original", *YARDSTICKS)]
+    matches += [("expert", b) for b in ("hard", "hard-rule", "original", *YARDSTICKS)]
+    matches = [(a, b, deals(a, b)) for a, b in matches]
     for a, b, n in matches:
         for line in arena(a, b, n, args.jobs):
             print(line, flush=True)
