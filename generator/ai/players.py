@@ -40,7 +40,7 @@ LEVEL_NAMES: dict[str, tuple[str, str]] = {
     "greedy": ("Beginner", "wins tricks, keeps trumps"),
     "original": ("Casual", "the original Arduboy game"),
     "easy": ("Club", "counts cards, plans a little"),
-    "hard": ("Master", "counts all cards, solves stage 2"),
+    "hard": ("Master", "thinks ahead in both stages"),
 }
 # The level a first game on the device is played at (the serial `play`
 # command keeps its own default, protocol.DEFAULTS).
