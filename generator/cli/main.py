@@ -164,13 +164,15 @@ def play(seed: int | None, deck: str, scoring: str, target: int, level: str, exp
 @click.option("--seconds", type=click.FloatRange(0.1, 600), default=2.0, show_default=True, help="Time per figure.")
 @click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Also measure this firmware in both emulators (cycles/s, cross-test games per minute).")
-def bench(seconds: float, hex_path: str | None) -> None:
+@click.option("--think-hands", type=click.IntRange(2, 10_000), default=26, show_default=True,
+              help="Single hands of each AI level against itself for the thinking time (alternating the decks).")
+def bench(seconds: float, hex_path: str | None, think_hands: int) -> None:
     """Print benchmark figures: engine hands/s, and with --hex both emulators side by side and the thinking time."""
     from ..targets.bench import run_bench
     from ..targets.emulator import EmulatorError
 
     try:
-        run_bench(seconds, click.echo, hex_path)
+        run_bench(seconds, click.echo, hex_path, think_hands)
     except EmulatorError as e:
         fail(e)
 
