@@ -281,15 +281,17 @@ def test_rules_in_pages_and_credits_show(firmware_hex):
         dev.wait_screen("menu")
 
 
-def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex):
-    """Seed 1's first stage-2 moves take Hard its whole node budget (about 0.7 s each)."""
-    max_gap = 40 * 16_000  # cycles: a frame is due every 16 ms, the search looks every 256 nodes
+@pytest.mark.parametrize("after", [2, 13], ids=["stage 1", "stage 2"])
+def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex, after):
+    """Hard's stage-1 search plays out every candidate over its worlds (about 0.5 s a card on the
+    52-card pack); seed 1's first stage-2 moves take it its whole node budget (about 0.7 s each)."""
+    max_gap = 40 * 16_000  # cycles: a frame is due every 16 ms; the search looks after every rollout or 256 nodes
     with device(firmware_hex) as dev:
         dev.read()
         dev.emu.serial_write("play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0\n")
-        dev.wait_serial("trick 13 ", max_cycles=1_000_000_000)  # each trick paced: about 1.7 s
+        dev.wait_serial(f"trick {after} ", max_cycles=1_000_000_000)  # each trick paced: about 1.7 s
         seen, pictures = dev.read(), set()
-        while "trick 14 " not in seen:
+        while f"trick {after + 1} " not in seen:
             assert dev.emu.run_frames(1, max_cycles=max_gap) == 1, "no frame for 40 ms: the screen froze"
             pictures.add(dev.emu.screen())
             seen += dev.read()
