@@ -88,7 +88,7 @@ def run(hex_path: Path, games: list[Case], progress: Callable[[Case, str | None]
     report = Report()
     start = time.perf_counter()
     with Emulator(hex_path, backend=backend) as emu:
-        emu.run_until_serial("# whist ")
+        emu.run_until_ready()
         for case in games:
             want = play_game(case.seed, case.variant, seats(case.seed, (case.p0, case.p1))).lines
             diff = first_difference(want, device_trace(emu, case))

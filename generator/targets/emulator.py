@@ -233,6 +233,15 @@ class Emulator:
         """Run until the unread serial output contains `pattern` (a JS regex if `regex`); return whether it did."""
         return self._call("run_until_serial", pattern=pattern, regex=regex, max_cycles=max_cycles)["matched"]
 
+    def run_until_ready(self, max_cycles: int = DEFAULT_MAX_CYCLES) -> bool:
+        """Run until the firmware's whole "# whist <version> ready" line is out; return whether it was.
+
+        Waiting for its start only is not enough: ProjectABE hands the bytes
+        over a slice at a time, and a read in the middle of the line leaves
+        its tail to be taken for the next answer.
+        """
+        return self.run_until_serial(r"# whist [^\n]*\n", regex=True, max_cycles=max_cycles)
+
     def run_until_marker(self, value: int | None = None, max_cycles: int = DEFAULT_MAX_CYCLES) -> tuple[int, int] | None:
         """Run until the firmware writes GPIOR0 (= `value`, or anything if None); return (value, cycle) or None."""
         marker = self._call("run_until_marker", value=value, max_cycles=max_cycles)["marker"]

@@ -103,7 +103,7 @@ def stack_report(hex_path: Path, stack_space: int) -> str:
 
     try:
         with Emulator(hex_path) as emu:
-            emu.run_until_serial("# whist ")
+            emu.run_until_ready()
             emu.serial_write(STACK_RUN + "\n")
             if not emu.run_until_serial("end winner=", max_cycles=4_000_000_000):
                 raise BuildError(f"the stack run did not finish in the emulator: {STACK_RUN}")

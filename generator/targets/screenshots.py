@@ -92,7 +92,8 @@ class Device:
         return out
 
     def boot(self) -> None:
-        self.wait_serial("# whist ")
+        assert self.emu.run_until_ready(), "no ready line on serial"
+        self._follow()
         self.read()
         self.run(2)
 

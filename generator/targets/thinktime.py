@@ -78,7 +78,7 @@ def measure(hex_path: Path, hands: int, player: str = "hard",
     """``hands`` single hands, alternating the 52- and 28-card decks."""
     out: list[Decision] = []
     with Emulator(hex_path) as emu:
-        emu.run_until_serial("# whist ")
+        emu.run_until_ready()
         for i in range(hands):
             seed, deck = hand_seed(i)
             out += hand_decisions(emu, seed, deck, player)

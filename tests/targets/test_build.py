@@ -177,7 +177,7 @@ def test_game_boots_to_the_title_art(builds: list[tuple[Path, str]]) -> None:
     from generator.targets.emulator import Emulator, frame_to_image
 
     with Emulator(builds[0][0] / "Whist.hex") as emu:
-        assert emu.run_until_serial("# whist ")
+        assert emu.run_until_ready()
         emu.run_ms(100)
         assert frame_to_image(emu.screen()).tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
         assert emu.eeprom == b"\xff" * 1024  # nothing written without a reason

@@ -65,7 +65,7 @@ def test_a_wrong_firmware_is_caught(inverted_trump_hex):
 
 def test_malformed_play_lines_get_an_error_not_a_hang(firmware_hex):
     with Emulator(firmware_hex) as emu:
-        assert emu.run_until_serial("# whist ")
+        assert emu.run_until_ready()
         for line in ("play seed=1 deck=30", "hello", "play seed=1 fast=1 " + "x" * 200):
             emu.serial_read()
             emu.serial_write(line + "\n")

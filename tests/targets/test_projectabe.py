@@ -148,7 +148,7 @@ def test_a_changed_byte_in_app_js_fails_loudly(firmware_hex, projectabe, tmp_pat
                                       "--emulator", "projectabe", "--projectabe", str(wrong)])
     assert result.exit_code == 1 and "not the pinned one" in result.output
     with Emulator(firmware_hex, backend=backend("projectabe", wrong, any_build=True)) as emu:  # accepted on request
-        assert emu.run_until_serial("# whist ")
+        assert emu.run_until_ready()
 
 
 def test_a_missing_app_js_fails_loudly(firmware_hex, projectabe, tmp_path):
