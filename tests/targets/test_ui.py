@@ -285,7 +285,7 @@ def test_rules_in_pages_and_credits_show(firmware_hex):
 def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex, after):
     """Hard's stage-1 search plays out every candidate over its worlds (about 0.5 s a card on the
     52-card pack); seed 1's first stage-2 moves take it its whole node budget (about 0.7 s each)."""
-    max_gap = 40 * 16_000  # cycles: a frame is due every 16 ms; the search looks after every rollout or 256 nodes
+    max_gap = 40 * 16_000  # cycles: a frame is due every 16 ms; the search looks after every rollout or 128 nodes (about 6 ms)
     with device(firmware_hex) as dev:
         dev.read()
         dev.emu.serial_write("play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0\n")
