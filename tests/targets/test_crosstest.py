@@ -29,7 +29,8 @@ def test_ci_subset_matches_the_engine(firmware_hex):
 
 
 def test_ai_players_match_the_engine(firmware_hex):
-    """Easy and Hard on both seats: their stage-2 searches must count the same nodes as the engine's."""
+    """Easy and Hard on both seats: Hard's stage-1 search must draw the same worlds and play the same
+    cards, and both stage-2 searches count the same nodes as the engine's."""
     games = list(crosstest.cases(CI_AI_GAMES, players=("easy", "hard"), targets=(0,)))
     assert {(c.p0, c.p1) for c in games} == {(a, b) for a in ("easy", "hard") for b in ("easy", "hard")}
     report = crosstest.run(firmware_hex, games)
