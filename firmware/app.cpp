@@ -53,6 +53,7 @@ __attribute__((noinline)) void setScreen(Screen s) {  // smaller so (size report
   GPIOR0 = s;
 }
 
+static_assert(TABLE_BYTES <= sizeof hw::frame - hw::WIDTH, "the search's table fits below the screen's top page");
 static_assert(hw::SERIAL_LINE_MAX == LINE_MAX, "the serial line buffer holds generator/codegen/protocol.py's LINE_MAX");
 
 // Nothing of a hand played on the buttons leaves over USB before it is over
@@ -66,25 +67,24 @@ bool fast() { return prefs::value(prefs::OPT_SPEED); }
 uint8_t aiDelay() { return fast() ? 8 : 24; }
 
 // While the computer searches, the screen is refreshed whenever a frame is
-// due (whist::setThinkHook), so it never freezes: the whole table once, then
-// only its top line ("... is thinking" and moving dots) over the kept frame,
-// which costs the search about 1.4 ms a frame instead of 7.
-bool thinkDrawn;
+// due (whist::setThinkHook), so it never freezes: only its top line ("... is
+// thinking" and moving dots) is drawn and sent, and the OLED keeps the table
+// it showed. The rest of hw::frame is the stage-2 search's table
+// (whist::setTableMemory), so a search leaves it to be cleared.
 void thinkFrame() {
   if (!hw::frameReady()) return;
-  if (thinkDrawn) view.drawMessage(game);
-  else view.draw(game);
-  thinkDrawn = true;
-  hw::display(false);
+  view.drawMessage(game);
+  hw::displayTop();
 }
+
+void afterSearch() { memset(hw::frame, 0, sizeof hw::frame); }  // loop() draws on a clear frame
 
 // The computer's move on the table, with the screen kept alive.
 uint8_t aiMove() {
   setThinkHook(thinkFrame);
   uint8_t c = chooseAI(game);
   setThinkHook(nullptr);
-  if (thinkDrawn) memset(hw::frame, 0, sizeof hw::frame);  // loop() draws on a clear frame
-  thinkDrawn = false;
+  afterSearch();
   return c;
 }
 
@@ -243,6 +243,7 @@ void startSerialGame(const PlayCommand& cmd) {
         r = play(game, c);
       } while (!(r & HAND_DONE));
     } while (game.winner == NO_WINNER);
+    afterSearch();
     setScreen(TITLE);
     return;
   }
@@ -377,6 +378,7 @@ void setup() {
   prefs::begin();
   Serial.begin(9600);
   setSink(serialSink);
+  setTableMemory((uint32_t*)(hw::frame + hw::WIDTH));  // pages 1-7: the search's table (thinkFrame)
   setScreen(TITLE);
 }
 

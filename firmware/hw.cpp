@@ -112,6 +112,21 @@ void display(bool clear) {
   }
 }
 
+// The OLED's page window (horizontal addressing): pages 0..last from the next byte on.
+void oledPages(uint8_t last) {
+  PORTD &= ~_BV(4);  // DC low: commands
+  spi(0x22);
+  spi(0);
+  spi(last);
+  PORTD |= _BV(4);
+}
+
+void displayTop() {
+  oledPages(0);
+  for (uint8_t i = 0; i < WIDTH; i++) spi(frame[i]);
+  oledPages(HEIGHT / 8 - 1);
+}
+
 bool frameReady() {
   buttons::sample();
   uint8_t now = (uint8_t)millis();

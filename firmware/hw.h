@@ -33,6 +33,9 @@ void begin();
 // Sends hw::frame to the OLED (about 1.2 ms); with clear=true it also blanks
 // the buffer while sending.
 void display(bool clear = false);
+// Sends only hw::frame's top page (pixel rows 0-7); the OLED keeps the rest of
+// its picture. While the computer searches, the other pages hold its table.
+void displayTop();
 
 // True once per FRAME_MS: then buttons are sampled and sound advanced. Until
 // then it sleeps in idle mode (the core's Timer0 overflow wakes it every

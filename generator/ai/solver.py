@@ -9,7 +9,8 @@ counted player take at least ``need`` more tricks?"), which prune far more
 than a full alpha-beta window. It plays one representative of each run of
 equivalent cards, cuts off with a quick-trick bound, orders moves so the
 likely best come first, and remembers bounds in a small transposition table
-keyed exactly by the cards left. :func:`decide` asks the question for 1, 2,
+keyed exactly by the cards left (on the device: 896 B of the screen's memory,
+lent while it searches). :func:`decide` asks the question for 1, 2,
 3, ... tricks, keeping the move that proved the last "yes", so running out
 of its node budget still leaves a move with a proven guarantee.
 """
@@ -23,13 +24,20 @@ from ..engine.rules import HIGH
 Hands = list[list[int]]  # [player][suit] -> rank bitmask
 
 NODE_BUDGET = 16_000  # cards played per decision: under 1 s on the AVR (about 740 cycles a node; make bench)
-TT_BITS = 6  # the device's table: 2**TT_BITS words of 4 bytes
+TT_SLOTS = 224  # the device's table: words of 4 bytes in 7 of the screen buffer's 8 pages (the 8th shows "thinking")
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store
 KEY_BITS = 27  # 26 cards at most, and whether the searching seat leads
 KEY_MASK = (1 << KEY_BITS) - 1
 KEY_MUL = 0x2C9277B5 & KEY_MASK | 1  # odd: mixing the key stays one-to-one
-CHECK_BITS = KEY_BITS - TT_BITS
+CHECK_BITS = 24  # stored: the mixed key's low bits; the slot comes from its bits 16 and up
 CHECK_MASK = (1 << CHECK_BITS) - 1
+SLOT_MUL, SLOT_SHIFT = TT_SLOTS // 32, KEY_BITS - 16 - 5  # slot = (key >> 16) * TT_SLOTS / 2**(KEY_BITS - 16)
+assert TT_SLOTS % 32 == 0 and ((1 << (KEY_BITS - 16)) - 1) * SLOT_MUL < 1 << 16  # 16-bit arithmetic on the AVR
+
+
+def tt_slot(key: int) -> int:
+    """Which of the TT_SLOTS words holds ``key``: its top bits scaled to the table (one 16-bit multiply on the AVR)."""
+    return (key >> 16) * SLOT_MUL >> SLOT_SHIFT
 
 
 class Aborted(Exception):
@@ -128,18 +136,19 @@ def follower_wins(lead: int, follow: int, trump: int) -> bool:
 
 
 class SmallTable:
-    """The device's table: 2**TT_BITS words, each an exact key, a lower and an upper bound.
+    """The device's table: TT_SLOTS words, each an exact key, a lower and an upper bound.
 
     The key (cards left relative to the root, one bit each, and 1 when the
     searching seat's opponent leads: at most 27 bits; no seat number, so a
     position searches the same from either seat) is mixed by an odd multiplier, which is invertible mod
-    2**27, so its top bits pick the slot and the other 21 bits, stored, make
-    the match exact.
+    2**27. Its bits 16..26 pick the slot and its low 24 bits are stored. The
+    match is exact: bits 16..23 are stored, and for each value of them the
+    slot tells the three top bits apart (``tests/ai/test_solver.py``).
     """
 
     def __init__(self, root: list[int]) -> None:
         self.root = root  # live cards per suit at the root
-        self.words = [0] * (1 << TT_BITS)
+        self.words = [0] * TT_SLOTS
 
     def key(self, h: Hands, leader: int, maxer: int) -> int:
         k = 0
@@ -153,13 +162,13 @@ class SmallTable:
         return (k << 1 | (leader ^ maxer)) * KEY_MUL & KEY_MASK
 
     def get(self, key: int) -> tuple[int, int] | None:
-        w = self.words[key >> CHECK_BITS]
+        w = self.words[tt_slot(key)]
         if w & 15 and w >> 8 == key & CHECK_MASK:
             return (w >> 4 & 15, (w & 15) - 1)
         return None
 
     def put(self, key: int, lo: int, hi: int) -> None:
-        self.words[key >> CHECK_BITS] = (key & CHECK_MASK) << 8 | lo << 4 | (hi + 1)
+        self.words[tt_slot(key)] = (key & CHECK_MASK) << 8 | lo << 4 | (hi + 1)
 
 
 class BigTable(SmallTable):

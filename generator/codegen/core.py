@@ -79,8 +79,9 @@ def core_context() -> dict:
         "solver": {
             "budget": solver.NODE_BUDGET,
             "tt_min": solver.TT_MIN_TRICKS,
-            "tt_size": 1 << solver.TT_BITS,
-            "check_bits": solver.CHECK_BITS,
+            "tt_size": solver.TT_SLOTS,
+            "slot_mul": solver.SLOT_MUL,
+            "slot_shift": solver.SLOT_SHIFT,
             "check_mask": solver.CHECK_MASK,
             "key_mask": solver.KEY_MASK,
             "key_mul": solver.KEY_MUL,

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.engine.rules import HIGH
-from generator.ai.solver import decide, solve, split
+from generator.ai.solver import CHECK_MASK, KEY_BITS, TT_SLOTS, decide, solve, split, tt_slot
 
 
 def brute(h0: int, h1: int, trump: int, mode: int, leader: int) -> tuple[int, list[int]]:
@@ -57,6 +57,17 @@ def test_solver_agrees_with_brute_force_on_500_positions():
     for seed in range(500):
         h0, h1, trump, mode, leader = random_position(seed)
         assert solve([split(h0), split(h1)], trump, mode, leader) == brute(h0, h1, trump, mode, leader), seed
+
+
+def test_the_device_table_matches_keys_exactly():
+    """A slot and the stored low bits tell every key apart (so a hit is never another position's)."""
+    seen = {}
+    for top in range(1 << (KEY_BITS - 16)):  # bits 16 and up: the slot depends on nothing else
+        key = top << 16
+        slot = tt_slot(key)
+        assert 0 <= slot < TT_SLOTS
+        assert seen.setdefault((slot, key & CHECK_MASK), top) == top
+    assert len({tt_slot(t << 16) for t in range(1 << (KEY_BITS - 16))}) == TT_SLOTS  # every slot in use
 
 
 def test_budgeted_decision_is_a_best_move_when_exact():

@@ -12,6 +12,8 @@ static void toStdout(char c) { putchar(c); }
 
 int main() {
   whist::setSink(toStdout);
+  static uint32_t table[whist::TABLE_BYTES / 4];
+  whist::setTableMemory(table);
   static whist::Game game;
   char line[512];
   while (fgets(line, sizeof line, stdin)) {
