@@ -23,7 +23,7 @@ from ..engine.rules import HIGH
 
 Hands = list[list[int]]  # [player][suit] -> rank bitmask
 
-NODE_BUDGET = 16_000  # cards played per decision: under 1 s on the AVR (about 740 cycles a node; make bench)
+NODE_BUDGET = 12_000  # cards played per decision: under 1 s on the AVR (about 1,000 cycles a node; make bench)
 TT_SLOTS = 224  # the device's table: words of 4 bytes in 7 of the screen buffer's 8 pages (the 8th shows "thinking")
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store
 KEY_BITS = 27  # 26 cards at most, and whether the searching seat leads
@@ -138,27 +138,37 @@ def follower_wins(lead: int, follow: int, trump: int) -> bool:
 class SmallTable:
     """The device's table: TT_SLOTS words, each an exact key, a lower and an upper bound.
 
-    The key (cards left relative to the root, one bit each, and 1 when the
-    searching seat's opponent leads: at most 27 bits; no seat number, so a
-    position searches the same from either seat) is mixed by an odd multiplier, which is invertible mod
-    2**27. Its bits 16..26 pick the slot and its low 24 bits are stored. The
-    match is exact: bits 16..23 are stored, and for each value of them the
-    slot tells the three top bits apart (``tests/ai/test_solver.py``).
+    The key says which cards are left up to their relative ranks: positions
+    whose suits hold the same seats' cards in the same order (whichever cards
+    were played) search alike, so they share one entry, as in double-dummy
+    solvers. It is written as the root's cards in suit and rank order, first
+    card highest, one bit each, marking the lowest cards that hold the same
+    order of seats (each card left, from the lowest, takes the next root card
+    of its seat), then 1 when the searching seat's opponent leads: at most 27
+    bits, and no seat number, so a position searches the same from either
+    seat. It is mixed by an odd multiplier, which is invertible mod 2**27. Its
+    bits 16..26 pick the slot and its low 24 bits are stored. The match is
+    exact: bits 16..23 are stored, and for each value of them the slot tells
+    the three top bits apart (``tests/ai/test_solver.py``).
     """
 
-    def __init__(self, root: list[int]) -> None:
-        self.root = root  # live cards per suit at the root
+    def __init__(self, root: Hands) -> None:
+        self.root = [root[0][s] | root[1][s] for s in range(4)]  # cards per suit at the root
+        self.root0 = list(root[0])  # seat 0's of them
         self.words = [0] * TT_SLOTS
 
     def key(self, h: Hands, leader: int, maxer: int) -> int:
         k = 0
         for s in range(4):
-            live = h[0][s] | h[1][s]
-            r = self.root[s]
+            mine, live, r0, r = h[0][s], h[0][s] | h[1][s], self.root0[s], self.root[s]
             while r:
                 b = r & -r
                 r ^= b
-                k = k << 1 | (1 if live & b else 0)
+                low = live & -live
+                take = live != 0 and bool(mine & low) == bool(r0 & b)  # the next card left is this seat's
+                if take:
+                    live ^= low
+                k = k << 1 | take
         return (k << 1 | (leader ^ maxer)) * KEY_MUL & KEY_MASK
 
     def get(self, key: int) -> tuple[int, int] | None:
@@ -174,8 +184,8 @@ class SmallTable:
 class BigTable(SmallTable):
     """Unlimited table for PC-only exact solving (same keys, no collisions)."""
 
-    def __init__(self, root: list[int]) -> None:
-        self.root = root
+    def __init__(self, root: Hands) -> None:
+        SmallTable.__init__(self, root)
         self.d: dict[int, tuple[int, int]] = {}
 
     def get(self, key: int) -> tuple[int, int] | None:
@@ -195,7 +205,7 @@ class Search:
         self.counted = counted
         self.budget = budget
         self.nodes = 0
-        root = [h[0][s] | h[1][s] for s in range(4)]
+        root = [list(h[0]), list(h[1])]
         self.tt = BigTable(root) if exact_table else SmallTable(root)
 
     def count(self) -> None:
