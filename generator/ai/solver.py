@@ -23,21 +23,21 @@ from ..engine.rules import HIGH
 
 Hands = list[list[int]]  # [player][suit] -> rank bitmask
 
-NODE_BUDGET = 12_000  # cards played per decision: under 1 s on the AVR (about 1,000 cycles a node; make bench)
+NODE_BUDGET = 13_000  # cards played per decision: under 1 s on the AVR (about 950 cycles a node; make bench)
 TT_SLOTS = 224  # the device's table: words of 4 bytes in 7 of the screen buffer's 8 pages (the 8th shows "thinking")
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store
-KEY_BITS = 27  # 26 cards at most, and whether the searching seat leads
+KEY_BITS = 31  # a field of (cards + 1) bits per suit, 26 cards at most, and whether the searching seat leads
 KEY_MASK = (1 << KEY_BITS) - 1
 KEY_MUL = 0x2C9277B5 & KEY_MASK | 1  # odd: mixing the key stays one-to-one
-CHECK_BITS = 24  # stored: the mixed key's low bits; the slot comes from its bits 16 and up
+CHECK_BITS = 24  # stored: the mixed key's low bits; the slot comes from its top byte
 CHECK_MASK = (1 << CHECK_BITS) - 1
-SLOT_MUL, SLOT_SHIFT = TT_SLOTS // 32, KEY_BITS - 16 - 5  # slot = (key >> 16) * TT_SLOTS / 2**(KEY_BITS - 16)
-assert TT_SLOTS % 32 == 0 and ((1 << (KEY_BITS - 16)) - 1) * SLOT_MUL < 1 << 16  # 16-bit arithmetic on the AVR
+SLOT_MUL = TT_SLOTS // 32  # slot = (key >> (KEY_BITS - 8)) * TT_SLOTS / 256
+assert TT_SLOTS % 32 == 0 and 128 <= TT_SLOTS <= 256  # exact: the top byte's 7 unstored bits need 128 slots
 
 
 def tt_slot(key: int) -> int:
-    """Which of the TT_SLOTS words holds ``key``: its top bits scaled to the table (one 16-bit multiply on the AVR)."""
-    return (key >> 16) * SLOT_MUL >> SLOT_SHIFT
+    """Which of the TT_SLOTS words holds ``key``: its top byte scaled to the table (one 8-bit multiply on the AVR)."""
+    return (key >> (KEY_BITS - 8)) * SLOT_MUL >> 3
 
 
 class Aborted(Exception):
@@ -141,34 +141,29 @@ class SmallTable:
     The key says which cards are left up to their relative ranks: positions
     whose suits hold the same seats' cards in the same order (whichever cards
     were played) search alike, so they share one entry, as in double-dummy
-    solvers. It is written as the root's cards in suit and rank order, first
-    card highest, one bit each, marking the lowest cards that hold the same
-    order of seats (each card left, from the lowest, takes the next root card
-    of its seat), then 1 when the searching seat's opponent leads: at most 27
+    solvers. Each suit gives a field as wide as its cards at the root plus
+    one: a 1, then a bit per card left from the lowest, set for the searching
+    seat's. Then comes 1 when the searching seat's opponent leads: at most 31
     bits, and no seat number, so a position searches the same from either
-    seat. It is mixed by an odd multiplier, which is invertible mod 2**27. Its
-    bits 16..26 pick the slot and its low 24 bits are stored. The match is
-    exact: bits 16..23 are stored, and for each value of them the slot tells
-    the three top bits apart (``tests/ai/test_solver.py``).
+    seat. It is mixed by an odd multiplier, which is invertible mod 2**31. Its
+    top byte picks the slot and its low 24 bits are stored. The match is
+    exact: bit 23 is stored, and for each value of it the slot tells the top
+    seven bits apart (``tests/ai/test_solver.py``).
     """
 
-    def __init__(self, root: Hands) -> None:
-        self.root = [root[0][s] | root[1][s] for s in range(4)]  # cards per suit at the root
-        self.root0 = list(root[0])  # seat 0's of them
+    def __init__(self, root: list[int]) -> None:
+        self.widths = [m.bit_count() + 1 for m in root]  # each suit's field
         self.words = [0] * TT_SLOTS
 
     def key(self, h: Hands, leader: int, maxer: int) -> int:
         k = 0
         for s in range(4):
-            mine, live, r0, r = h[0][s], h[0][s] | h[1][s], self.root0[s], self.root[s]
-            while r:
-                b = r & -r
-                r ^= b
+            mine, live, v = h[maxer][s], h[0][s] | h[1][s], 1
+            while live:
                 low = live & -live
-                take = live != 0 and bool(mine & low) == bool(r0 & b)  # the next card left is this seat's
-                if take:
-                    live ^= low
-                k = k << 1 | take
+                live ^= low
+                v = v << 1 | (1 if mine & low else 0)
+            k = k << self.widths[s] | v
         return (k << 1 | (leader ^ maxer)) * KEY_MUL & KEY_MASK
 
     def get(self, key: int) -> tuple[int, int] | None:
@@ -184,8 +179,8 @@ class SmallTable:
 class BigTable(SmallTable):
     """Unlimited table for PC-only exact solving (same keys, no collisions)."""
 
-    def __init__(self, root: Hands) -> None:
-        SmallTable.__init__(self, root)
+    def __init__(self, root: list[int]) -> None:
+        self.widths = [m.bit_count() + 1 for m in root]
         self.d: dict[int, tuple[int, int]] = {}
 
     def get(self, key: int) -> tuple[int, int] | None:
@@ -205,7 +200,7 @@ class Search:
         self.counted = counted
         self.budget = budget
         self.nodes = 0
-        root = [list(h[0]), list(h[1])]
+        root = [h[0][s] | h[1][s] for s in range(4)]
         self.tt = BigTable(root) if exact_table else SmallTable(root)
 
     def count(self) -> None:

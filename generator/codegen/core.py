@@ -81,7 +81,6 @@ def core_context() -> dict:
             "tt_min": solver.TT_MIN_TRICKS,
             "tt_size": solver.TT_SLOTS,
             "slot_mul": solver.SLOT_MUL,
-            "slot_shift": solver.SLOT_SHIFT,
             "check_mask": solver.CHECK_MASK,
             "key_mask": solver.KEY_MASK,
             "key_mul": solver.KEY_MUL,

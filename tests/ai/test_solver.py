@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.engine.rules import HIGH
-from generator.ai.solver import CHECK_MASK, KEY_BITS, TT_SLOTS, decide, solve, split, tt_slot
+from generator.ai.solver import CHECK_MASK, KEY_BITS, TT_SLOTS, SmallTable, decide, solve, split, tt_slot
 
 
 def brute(h0: int, h1: int, trump: int, mode: int, leader: int) -> tuple[int, list[int]]:
@@ -68,6 +68,26 @@ def test_the_device_table_matches_keys_exactly():
         assert 0 <= slot < TT_SLOTS
         assert seen.setdefault((slot, key & CHECK_MASK), top) == top
     assert len({tt_slot(t << 16) for t in range(1 << (KEY_BITS - 16))}) == TT_SLOTS  # every slot in use
+
+
+def test_positions_share_a_key_exactly_when_their_relative_ranks_agree():
+    """Same key <=> every suit holds the searching seat's and the other's cards in the same order, same leader."""
+    rnd = random.Random(11)
+    for _ in range(40):
+        cards = rnd.sample(range(52), 20)
+        root = [split(sum(1 << c for c in cards[:10])), split(sum(1 << c for c in cards[10:]))]
+        table = SmallTable([root[0][s] | root[1][s] for s in range(4)])
+        by_key, by_shape = {}, {}
+        for _ in range(300):
+            gone = rnd.randrange(8)
+            h = [split(sum(1 << c for c in rnd.sample(side, 10 - gone))) for side in (cards[:10], cards[10:])]
+            leader, maxer = rnd.randrange(2), rnd.randrange(2)
+            shape = tuple(tuple(h[maxer][s] >> r & 1 for r in range(13) if (h[0][s] | h[1][s]) >> r & 1)
+                          for s in range(4)), leader ^ maxer
+            key = table.key(h, leader, maxer)
+            assert 0 < key < 1 << KEY_BITS
+            assert by_key.setdefault(key, shape) == shape
+            assert by_shape.setdefault(shape, key) == key
 
 
 def test_budgeted_decision_is_a_best_move_when_exact():
