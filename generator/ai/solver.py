@@ -17,13 +17,14 @@ of its node budget still leaves a move with a proven guarantee.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.rules import HIGH
 
 Hands = list[list[int]]  # [player][suit] -> rank bitmask
 
-NODE_BUDGET = 13_000  # cards played per decision: under 1 s on the AVR (about 950 cycles a node; make bench)
+NODE_BUDGET = 12_000  # cards played per decision: under 1 s on the AVR (about 1,000 cycles a node; make bench)
 TT_SLOTS = 224  # the device's table: words of 4 bytes in 7 of the screen buffer's 8 pages (the 8th shows "thinking")
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store
 KEY_BITS = 31  # a field of (cards + 1) bits per suit, 26 cards at most, and whether the searching seat leads
@@ -82,7 +83,14 @@ def quick_tricks(lead: list[int], opp: list[int], trump: int) -> int:
 
 
 def lead_moves(mine: list[int], opp: list[int], trump: int) -> list[int]:
-    """One card per run, in search order: sure winners, then each suit's lowest run, then the rest."""
+    """One card per run, in search order: sure winners, then each suit's lowest run, then the rest.
+
+    After the sure winners the suits go by the opponent's length, shortest
+    first, and last the suits it would ruff (void there, trumps left): a lead
+    it must follow with few cards is the likeliest to decide the trick, one
+    it ruffs the least likely to be best. This order halves the nodes a
+    13-card decision needs (docs/ai.md, issue 16, fourth part).
+    """
     lows = [run_lows(mine[s], mine[s] | opp[s]) for s in range(4)]
     out: list[int] = []
     for s in range(4):
@@ -90,7 +98,9 @@ def lead_moves(mine: list[int], opp: list[int], trump: int) -> list[int]:
             b = high_bit(lows[s])
             lows[s] ^= b
             out.append(13 * s + b.bit_length() - 1)
-    return _low_then_rest(lows, out)
+    ruffed = 0 if not opp[trump] else 16
+    order = sorted(range(4), key=lambda s: opp[s].bit_count() or (ruffed if s != trump else 0))  # stable: ties by suit
+    return _low_then_rest(lows, out, order)
 
 
 def follow_moves(mine: list[int], opp: list[int], lead: int, trump: int) -> list[int]:
@@ -115,13 +125,13 @@ def follow_moves(mine: list[int], opp: list[int], lead: int, trump: int) -> list
     return _low_then_rest(lows, out)
 
 
-def _low_then_rest(lows: list[int], out: list[int]) -> list[int]:
-    for s in range(4):
+def _low_then_rest(lows: list[int], out: list[int], order: Sequence[int] = range(4)) -> list[int]:
+    for s in order:
         if lows[s]:
             b = lows[s] & -lows[s]
             lows[s] ^= b
             out.append(13 * s + b.bit_length() - 1)
-    for s in range(4):
+    for s in order:
         m = lows[s]
         while m:
             b = m & -m
