@@ -9,8 +9,8 @@ counted player take at least ``need`` more tricks?"), which prune far more
 than a full alpha-beta window. It plays one representative of each run of
 equivalent cards, cuts off with a quick-trick bound, orders moves so the
 likely best come first, and remembers bounds in a small transposition table
-keyed exactly by the cards left (on the device: 896 B of the screen's memory,
-lent while it searches). :func:`decide` asks the question for 1, 2,
+keyed exactly by the cards left up to their relative ranks (on the device:
+896 B of the screen's memory, lent while it searches). :func:`decide` asks the question for 1, 2,
 3, ... tricks, keeping the move that proved the last "yes", so running out
 of its node budget still leaves a move with a proven guarantee.
 """
@@ -88,8 +88,8 @@ def lead_moves(mine: list[int], opp: list[int], trump: int) -> list[int]:
     After the sure winners the suits go by the opponent's length, shortest
     first, and last the suits it would ruff (void there, trumps left): a lead
     it must follow with few cards is the likeliest to decide the trick, one
-    it ruffs the least likely to be best. This order halves the nodes a
-    13-card decision needs (docs/ai.md, issue 16, fourth part).
+    it ruffs the least likely to be best. This order nearly halves the nodes
+    a 13-card decision needs (docs/ai.md, issue 16, fourth part).
     """
     lows = [run_lows(mine[s], mine[s] | opp[s]) for s in range(4)]
     out: list[int] = []
