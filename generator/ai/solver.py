@@ -408,6 +408,8 @@ def solve_text(trump: str, leader: int, hand0: str, hand1: str, mode: str) -> li
         raise ValueError("the hands are empty: give at least one card each")
     if len(hands[0]) != len(hands[1]):
         raise ValueError(f"unequal hands: hand0 has {len(hands[0])} cards, hand1 has {len(hands[1])}")
+    if len(hands[0]) > 13:
+        raise ValueError(f"hands of {len(hands[0])} cards: stage 2 starts with 13 at most (the table's keys hold 26 cards)")
     all_cards = hands[0] + hands[1]
     dup = sorted({c for c in all_cards if all_cards.count(c) > 1})
     if dup:

@@ -132,6 +132,8 @@ def test_solve_low_mode_and_equivalent_cards():
         ("AS,KD", "AS,2C", "duplicate cards: AS"),
         ("AS,1D", "QS,2C", "bad card name"),
         ("", "", "empty"),
+        (",".join(f"{r}S" for r in "AKQJT98765432") + ",AH", ",".join(f"{r}D" for r in "AKQJT98765432") + ",AC",
+         "13 at most"),
     ],
 )
 def test_solve_rejects_bad_positions(hand0, hand1, message):
