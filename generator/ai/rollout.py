@@ -9,8 +9,9 @@ card (one per run of equivalent legal cards) is played and the hand is played
 out with both hands open by one cheap rule (:func:`policy`): in stage 1
 Hard's memory rule (the weights of ``hard.WEIGHTS``, in a closed form that
 costs four popcounts instead of a loop over the unseen cards), in stage 2
-"cash a sure winner, win as cheaply as you can, else lead low". The candidate
-with the best total over the same worlds is played. The number of worlds
+"cash a sure winner, win as cheaply as you can, else lead low", and scored
+as the hand would be (:func:`points`). The candidate with the best total
+over the same worlds is played. The number of worlds
 shrinks with the work a world costs (:func:`worlds`), which bounds the time a
 decision takes on the device.
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from ..engine.cards import cards_of
 from ..engine.prng import Rng
-from ..engine.rules import HIGH
+from ..engine.rules import hand_points
 from ..engine.state import Observation
 from .hard import WEIGHTS, SearchPlayer, Weights
 from .solver import NODE_BUDGET, run_lows
@@ -220,6 +221,22 @@ def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], lead
     return diff
 
 
+def points(obs: Observation, diff: int) -> int:
+    """The seat's points less the other's if the counted tricks still to come split ``diff`` in its favour.
+
+    A rollout is scored as the hand is (last13: a hand won 7-6 is worth 1
+    point, lost 6-7 -1), not by its tricks alone: winning the hand is worth
+    more than a trick of margin.
+    """
+    me = obs.player
+    counted = obs.tricks[0] if obs.scoring.counts_stage1 else (0, 0)
+    so_far = counted[me] + obs.tricks[1][me] - counted[1 - me] - obs.tricks[1][1 - me]
+    total = obs.deck.hand_size * (2 if obs.scoring.counts_stage1 else 1)
+    d = so_far + diff
+    pts = hand_points(obs.scoring, obs.deck, obs.mode, ((total + d) // 2, (total - d) // 2))
+    return pts[0] - pts[1]
+
+
 def choose(obs: Observation, legal_mask: int, rng: Rng) -> int:
     """The card with the best total over the sampled worlds (ties: the lowest card)."""
     me = obs.player
@@ -230,7 +247,7 @@ def choose(obs: Observation, legal_mask: int, rng: Rng) -> int:
         return cands[0]
     caps = suit_caps(obs)
     n = worlds(len(cands), obs.stock_left + 2 * obs.deck.hand_size)
-    counts_stage1 = obs.scoring is not None and obs.scoring.counts_stage1
+    counts_stage1 = obs.scoring.counts_stage1
     totals = [0] * len(cands)
     for _ in range(n):
         theirs, hidden = sample(obs, caps, rng)
@@ -238,7 +255,7 @@ def choose(obs: Observation, legal_mask: int, rng: Rng) -> int:
             h = [[0] * 4, [0] * 4]
             h[me], h[1 - me] = list(mine), list(theirs)
             v = rollout(me, h, list(live), [obs.upcard] + hidden, obs.leader, obs.lead, c, obs.trump, counts_stage1)
-            totals[i] += v if obs.mode == HIGH else -v
+            totals[i] += points(obs, v)
     best = max(range(len(cands)), key=lambda i: (totals[i], -i))
     return cands[best]
 

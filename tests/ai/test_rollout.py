@@ -73,3 +73,18 @@ def test_one_candidate_draws_nothing_from_the_stream():
     single = legal & -legal
     rng = Rng(77)
     assert rollout.choose(obs, single, rng) == single.bit_length() - 1 and rng.state == 77
+
+
+
+def test_a_rollout_scores_what_the_hand_would_score():
+    """Points, not tricks: winning the hand is worth more than a trick of margin; a low game reverses it."""
+    deck = DECKS[52]
+
+    def scores(scoring: str, seed: int, diffs: tuple[int, ...]) -> list[int]:
+        st = HandState(deck, SCORINGS[scoring], deal(seed, 1, deck))
+        return [rollout.points(st.observation(st.turn), d) for d in diffs]
+
+    assert scores("last13", 3, (1, 3, -1, -5, 13)) == [1, 2, -1, -3, 10]  # 7-6, 8-5, 6-7, 4-9, a slam
+    assert scores("diff", 3, (1, 3, -5)) == [1, 3, -5]
+    assert scores("every", 3, (2, -4, 0)) == [1, -2, 0]  # 14-12, 11-15, a tie
+    assert scores("highlow", 1, (1, 3, -1)) == [-1, -2, 1]  # seed 1 is a low game: fewer tricks win
