@@ -101,6 +101,7 @@ def core_context() -> dict:
             "work": rollout.WORK,
             "min_worlds": rollout.MIN_WORLDS,
             "max_worlds": rollout.MAX_WORLDS,
+            "estimate": rollout.ESTIMATE._asdict(),
         },
         "errors": list(protocol.ERRORS.values()),
         "error_code": protocol.ERROR_CODES,

@@ -88,3 +88,33 @@ def test_a_rollout_scores_what_the_hand_would_score():
     assert scores("diff", 3, (1, 3, -5)) == [1, 3, -5]
     assert scores("every", 3, (2, -4, 0)) == [1, -2, 0]  # 14-12, 11-15, a tie
     assert scores("highlow", 1, (1, 3, -1)) == [-1, -2, 1]  # seed 1 is a low game: fewer tricks win
+
+
+def test_the_stage2_estimate_is_whole_tricks_and_fair_to_both_hands():
+    """Within -n..n with n's parity; swapping the hands and the lead negates it (a tie rounds towards the asker)."""
+    rng = Rng(5)
+    for _ in range(400):
+        n = 1 + rng.uniform(13)
+        cards = list(range(52))
+        for i in range(51, 0, -1):
+            j = rng.uniform(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        a, b = rollout.split(sum(1 << c for c in cards[:n])), rollout.split(sum(1 << c for c in cards[n:2 * n]))
+        trump, leads = rng.uniform(4), rng.uniform(2) == 1
+        mine, theirs = rollout.estimate(a, b, trump, leads), rollout.estimate(b, a, trump, not leads)
+        assert -n <= mine <= n and (mine + n) % 2 == 0
+        assert mine + theirs in (0, 2)
+
+
+def test_the_stage2_estimate_follows_trumps_honours_and_ruffs():
+    trump = 0
+    all_trumps = [0x1FFF, 0, 0, 0]
+    side = [0, 0x1F00, 0x0F00, 0x0F00]  # 13 side cards, the top of each suit
+    assert rollout.estimate(all_trumps, side, trump, False) == 13
+    low = [0x000F, 0x0007, 0, 0]  # the four lowest trumps, three low side cards; the opponent holds the tops
+    high = [0x1E00, 0x1C00, 0, 0]
+    assert rollout.estimate(high, low, trump, False) > 0 > rollout.estimate(low, high, trump, True)
+    aces = [0x1000] * 4
+    flat = [0x0001] * 4  # a low card of each suit
+    ruffer = [0x0001, 0, 0x0003, 0x0001]  # void in suit 1 with a trump to ruff its ace
+    assert rollout.estimate(ruffer, aces, trump, True) > rollout.estimate(flat, aces, trump, True)
