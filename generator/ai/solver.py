@@ -24,7 +24,7 @@ from ..engine.rules import HIGH
 
 Hands = list[list[int]]  # [player][suit] -> rank bitmask
 
-NODE_BUDGET = 12_000  # cards played per decision: under 1 s on the AVR (about 1,000 cycles a node; make bench)
+NODE_BUDGET = 10_000  # cards played per decision: under 1 s on the AVR (about 1,000-1,450 cycles a node; make bench)
 TT_SLOTS = 224  # the device's table: words of 4 bytes in 7 of the screen buffer's 8 pages (the 8th shows "thinking")
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store
 KEY_BITS = 31  # a field of (cards + 1) bits per suit, 26 cards at most, and whether the searching seat leads
