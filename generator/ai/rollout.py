@@ -194,9 +194,9 @@ def candidates(mine: list[int], legal: list[int], live: list[int]) -> list[int]:
     return out
 
 
-def worlds(cands: int, cards_left: int) -> int:
-    """Worlds for a decision: WORK cards played in all, at least MIN_WORLDS, at most MAX_WORLDS."""
-    return max(MIN_WORLDS, min(MAX_WORLDS, WORK // (cands * cards_left)))
+def worlds(cands: int, stock_left: int) -> int:
+    """Worlds for a decision: about WORK stage-1 cards played in all, at least MIN_WORLDS, at most MAX_WORLDS."""
+    return max(MIN_WORLDS, min(MAX_WORLDS, WORK // (cands * stock_left)))
 
 
 def split(mask: int) -> list[int]:
