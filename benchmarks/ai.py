@@ -92,12 +92,16 @@ def stage2_loss(h, trump: int, leader: int) -> int:
 
 
 def real_positions(count: int):
-    """Stage-2 starts of hands of hard vs original (last13, 52 cards), seeds 1..count."""
+    """Stage-2 starts of hands of hard-rule vs original (last13, 52 cards), seeds 1..count.
+
+    Both players are frozen yardsticks, so the positions stay the same when Hard's stage 1 changes
+    and the figure compares across changes (from Hard's own games it moved with every stage-1 change).
+    """
     variant = Variant.make(52, "last13", 0)
     for seed in range(1, count + 1):
         state = HandState(variant.deck, variant.scoring, deal(seed, 1, variant.deck))
         rng = ai_rng(seed)
-        seats = [make_player("hard", rng), make_player("original", rng)]
+        seats = [make_player("hard-rule", rng), make_player("original", rng)]
         while state.stock_left:
             p = state.turn
             state.apply(seats[p].choose(state.observation(p), state.legal_mask()))
