@@ -114,7 +114,7 @@ def hard_rule() -> SearchPlayer:
 
 
 def hard_exact() -> SearchPlayer:
-    """Hard's stage 1, then perfect stage 2: what Hard would be with unlimited time (PC only)."""
+    """The memory rule (Hard's stage 1 before its search), then perfect stage 2: the issue's old expert (PC only)."""
     return SearchPlayer("hard-exact", stage1_choice, None)
 
 
