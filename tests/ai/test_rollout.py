@@ -4,7 +4,7 @@ from generator.ai import rollout
 from generator.ai.hard import stage1_choice
 from generator.ai.players import make_player
 from generator.engine.cards import DECKS
-from generator.engine.prng import Rng
+from generator.engine.prng import Rng, shuffle
 from generator.engine.rules import SCORINGS, deal
 from generator.engine.state import HandState
 
@@ -95,10 +95,7 @@ def test_the_stage2_estimate_is_whole_tricks_and_fair_to_both_hands():
     rng = Rng(5)
     for _ in range(400):
         n = 1 + rng.uniform(13)
-        cards = list(range(52))
-        for i in range(51, 0, -1):
-            j = rng.uniform(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
+        cards = shuffle(list(range(52)), rng)
         a, b = rollout.split(sum(1 << c for c in cards[:n])), rollout.split(sum(1 << c for c in cards[n:2 * n]))
         trump, leads = rng.uniform(4), rng.uniform(2) == 1
         mine, theirs = rollout.estimate(a, b, trump, leads), rollout.estimate(b, a, trump, not leads)
