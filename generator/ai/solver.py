@@ -7,7 +7,8 @@ A position is two hands of per-suit rank bitmasks (``h[player][suit]``).
 The search answers yes/no questions ("can the searching player make the
 counted player take at least ``need`` more tricks?"), which prune far more
 than a full alpha-beta window. It plays one representative of each run of
-equivalent cards, cuts off with a quick-trick bound, orders moves so the
+equivalent cards, cuts off with two bounds (the leader's quick tricks; the
+follower's trumps over all the leader's, each a sure trick), orders moves so the
 likely best come first, and remembers bounds in a small transposition table
 keyed exactly by the cards left up to their relative ranks (on the device:
 896 B of the screen's memory, lent while it searches). :func:`decide` asks the question for 1, 2,
@@ -229,11 +230,17 @@ class Search:
             return False
         if self.counted == self.maxer:  # high game: the leader wants its quick tricks
             q = quick_tricks(mine, opp, trump)
+            sure = above(opp[trump], mine[trump]).bit_count()  # the follower's trumps over all the leader's: each wins
             if leader == self.counted:
                 if q >= need:
                     return True
-            elif n - q < need:
-                return False
+                if n - sure < need:
+                    return False
+            else:
+                if n - q < need:
+                    return False
+                if sure >= need:
+                    return True
         key = 0
         if n >= TT_MIN_TRICKS:
             key = self.tt.key(h, leader, self.maxer)

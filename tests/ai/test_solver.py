@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.engine.rules import HIGH
-from generator.ai.solver import CHECK_MASK, KEY_BITS, TT_SLOTS, SmallTable, decide, solve, split, tt_slot
+from generator.ai.solver import CHECK_MASK, KEY_BITS, TT_SLOTS, Search, SmallTable, decide, solve, split, tt_slot
 
 
 def brute(h0: int, h1: int, trump: int, mode: int, leader: int) -> tuple[int, list[int]]:
@@ -88,6 +88,20 @@ def test_positions_share_a_key_exactly_when_their_relative_ranks_agree():
             assert 0 < key < 1 << KEY_BITS
             assert by_key.setdefault(key, shape) == shape
             assert by_shape.setdefault(shape, key) == key
+
+
+def test_the_followers_top_trumps_bound_the_search_without_a_card_played():
+    # Trumps are suit 0; a hand is [suit 0, 1, 2, 3] rank masks (bit 12: the ace).
+    # Seat 0 leads K of trumps and A K of suit 1 against seat 1's trump ace:
+    # its quick tricks are 2, the ace takes one of the 3: "all 3?" is no at once.
+    h = [[1 << 11, 1 << 12 | 1 << 11, 0, 0], [1 << 12, 0b11, 0, 0]]
+    search = Search(h, 0, 0, 0, None, False)
+    assert search.ge(0, 2) and not search.ge(0, 3) and search.nodes == 0
+    # Seat 1, not on lead, holds the two top trumps: "2 for seat 1?" is yes at once.
+    h = [[0, 0, 0b111 << 10, 0], [1 << 12 | 1 << 11, 0, 1, 0]]
+    search = Search(h, 0, 1, 1, None, False)
+    assert search.ge(0, 2) and search.nodes == 0
+    assert not search.ge(0, 3)
 
 
 def test_budgeted_decision_is_a_best_move_when_exact():
