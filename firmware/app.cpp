@@ -53,7 +53,10 @@ __attribute__((noinline)) void setScreen(Screen s) {  // smaller so (size report
   GPIOR0 = s;
 }
 
-static_assert(TABLE_BYTES <= sizeof hw::frame - hw::WIDTH, "the search's table fits below the screen's top page");
+// The search's table: the screen's pages 1-7 (thinkFrame draws page 0) and
+// TABLE_ABOVE bytes of the free RAM above the screen, the last static data.
+constexpr uint16_t TABLE_ABOVE = TABLE_BYTES - (sizeof hw::frame - hw::WIDTH);
+static_assert(TABLE_BYTES >= sizeof hw::frame - hw::WIDTH, "the search's table starts below the screen's top page");
 static_assert(hw::SERIAL_LINE_MAX == LINE_MAX, "the serial line buffer holds generator/codegen/protocol.py's LINE_MAX");
 
 // Nothing of a hand played on the buttons leaves over USB before it is over
@@ -283,7 +286,7 @@ void answer(uint8_t code) {
   bool h = hidden;
   hidden = false;
   if (code == REPLY_STACK) {  // a test hook: the stack's high-water mark and the output lost
-    printFigure(PSTR("stack free"), stack::untouched());
+    printFigure(PSTR("stack free"), stack::untouched(TABLE_ABOVE));
     printFigure(PSTR("serial dropped"), hw::serialDropped);
   } else {
     printError(code);
@@ -378,7 +381,7 @@ void setup() {
   prefs::begin();
   Serial.begin(9600);
   setSink(serialSink);
-  setTableMemory((uint32_t*)(hw::frame + hw::WIDTH));  // pages 1-7: the search's table (thinkFrame)
+  setTableMemory((uint32_t*)(hw::frame + hw::WIDTH));  // pages 1-7 and TABLE_ABOVE bytes beyond
   setScreen(TITLE);
 }
 

@@ -10,7 +10,7 @@
 
 namespace hw {
 
-uint8_t frame[WIDTH * HEIGHT / 8];
+uint8_t frame[WIDTH * HEIGHT / 8] __attribute__((section(".noinit")));  // cleared by begin()
 uint16_t frameCount;
 
 namespace {
@@ -91,7 +91,8 @@ void systemButtons(uint8_t held) {
 void begin() {
   bootPins();
   bootOled();
-  display(true);
+  memset(frame, 0, sizeof frame);
+  display();
   sound::begin();
   _delay_ms(2);  // pull-ups settle before the boot-time button check
   uint8_t held = buttons::read();

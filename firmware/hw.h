@@ -20,6 +20,8 @@ constexpr uint8_t HEIGHT = 64;
 constexpr uint8_t FRAME_MS = 16;  // about 60 frames per second
 
 // The screen: 8 pages of 128 bytes, one byte = 8 vertical pixels, LSB on top.
+// It is the last static data (.noinit, after .bss), so the free RAM above it
+// continues it: a game may lend both as one block (app.cpp's search table).
 extern uint8_t frame[WIDTH * HEIGHT / 8];
 
 // Frames since boot (wraps); advanced by nextFrame().

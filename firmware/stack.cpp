@@ -2,7 +2,7 @@
 
 #include <avr/io.h>
 
-extern uint8_t __heap_start;  // the linker's end of .bss (nothing uses malloc)
+extern uint8_t __heap_start;  // the linker's end of .bss and .noinit (nothing uses malloc)
 
 namespace stack {
 
@@ -18,10 +18,11 @@ __attribute__((naked, used, section(".init3"))) void paint() {
 
 }  // namespace
 
-uint16_t untouched() {
-  const uint8_t* p = &__heap_start;
+uint16_t untouched(uint16_t lent) {
+  const uint8_t* start = &__heap_start + lent;
+  const uint8_t* p = start;
   while (p < (const uint8_t*)SP && *p == PAINT) p++;
-  return p - &__heap_start;
+  return p - start;
 }
 
 }  // namespace stack

@@ -26,20 +26,20 @@ from ..engine.rules import HIGH
 Hands = list[list[int]]  # [player][suit] -> rank bitmask
 
 NODE_BUDGET = 10_000  # cards played per decision: under 1 s on the AVR (about 1,000-1,450 cycles a node; make bench)
-TT_SLOTS = 224  # the device's table: words of 4 bytes in 7 of the screen buffer's 8 pages (the 8th shows "thinking")
+TT_SLOTS = 320  # the device's table: words of 4 bytes in the screen buffer's pages 1-7 and the free RAM above it
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store
 KEY_BITS = 31  # a field of (cards + 1) bits per suit, 26 cards at most, and whether the searching seat leads
 KEY_MASK = (1 << KEY_BITS) - 1
 KEY_MUL = 0x2C9277B5 & KEY_MASK | 1  # odd: mixing the key stays one-to-one
-CHECK_BITS = 24  # stored: the mixed key's low bits; the slot comes from its top byte
+CHECK_BITS = 24  # stored: the mixed key's low bits; the slot comes from its top 15
 CHECK_MASK = (1 << CHECK_BITS) - 1
-SLOT_MUL = TT_SLOTS // 32  # slot = (key >> (KEY_BITS - 8)) * TT_SLOTS / 256
-assert TT_SLOTS % 32 == 0 and 128 <= TT_SLOTS <= 256  # exact: the top byte's 7 unstored bits need 128 slots
+SLOT_MUL = TT_SLOTS // 32  # slot = (key >> 16) * TT_SLOTS / 2**15: two 8-bit multiplies on the AVR
+assert TT_SLOTS % 32 == 0 and 128 <= TT_SLOTS < 8192  # exact: the top 7 unstored bits need 128 slots
 
 
 def tt_slot(key: int) -> int:
-    """Which of the TT_SLOTS words holds ``key``: its top byte scaled to the table (one 8-bit multiply on the AVR)."""
-    return (key >> (KEY_BITS - 8)) * SLOT_MUL >> 3
+    """Which of the TT_SLOTS words holds ``key``: its top 15 bits scaled to the table."""
+    return (key >> 16) * SLOT_MUL >> 10
 
 
 class Aborted(Exception):
@@ -157,9 +157,9 @@ class SmallTable:
     seat's. Then comes 1 when the searching seat's opponent leads: at most 31
     bits, and no seat number, so a position searches the same from either
     seat. It is mixed by an odd multiplier, which is invertible mod 2**31. Its
-    top byte picks the slot and its low 24 bits are stored. The match is
-    exact: bit 23 is stored, and for each value of it the slot tells the top
-    seven bits apart (``tests/ai/test_solver.py``).
+    top 15 bits pick the slot and its low 24 bits are stored. The match is
+    exact: bits 16-23 are stored, and for each value of them the slot tells
+    the top seven bits apart (``tests/ai/test_solver.py``).
     """
 
     def __init__(self, root: list[int]) -> None:

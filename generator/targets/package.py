@@ -17,12 +17,17 @@ from pathlib import Path
 from typing import Callable
 
 from .. import __version__
+from ..ai import solver
 
 FLASH_MAX = 28_672  # 32 KiB minus the 4 KiB bootloader
 FLASH_SPARE = 1_024  # always kept free: the build fails above FLASH_LIMIT
 FLASH_LIMIT = FLASH_MAX - FLASH_SPARE
 RAM = 2_560
-RAM_LIMIT = 1_900  # static RAM (.data and .bss); the rest is the stack's
+RAM_LIMIT = 1_900  # static RAM (.data, .bss and .noinit); the rest is the stack's
+# The search's table (solver.TT_SLOTS words) fills the screen buffer's pages
+# 1-7 and goes on into the free RAM above it (firmware/app.cpp's TABLE_ABOVE),
+# so the stack has that much less room.
+TABLE_ABOVE = solver.TT_SLOTS * 4 - 7 * 128
 TOP_ITEMS = 20  # the size report's largest functions, tables and strings
 STACK_MARGIN = 64  # stack bytes that must stay untouched in the measured run
 # The deepest thing the game does: Hard against Hard on the table, the
@@ -39,7 +44,7 @@ class BuildError(Exception):
 
 
 def elf_size(elf: Path) -> tuple[int, int]:
-    """(flash bytes, static RAM bytes) of an AVR ELF: .text+.data and .data+.bss."""
+    """(flash bytes, static RAM bytes) of an AVR ELF: .text+.data and .data+.bss+.noinit."""
     with open(elf, "rb") as f:
         magic = f.read(4)
     if magic != b"\x7fELF":
@@ -54,14 +59,16 @@ def elf_size(elf: Path) -> tuple[int, int]:
         parts = line.split()
         if len(parts) == 3 and parts[1].isdigit():
             sizes[parts[0]] = int(parts[1])
-    return sizes.get(".text", 0) + sizes.get(".data", 0), sizes.get(".data", 0) + sizes.get(".bss", 0)
+    return (sizes.get(".text", 0) + sizes.get(".data", 0),
+            sizes.get(".data", 0) + sizes.get(".bss", 0) + sizes.get(".noinit", 0))
 
 
 def size_report(flash: int, ram: int) -> str:
     """One line of figures; raises BuildError above FLASH_LIMIT or RAM_LIMIT."""
     line = (f"flash {flash:,} / {FLASH_LIMIT:,} B ({FLASH_LIMIT - flash:,} left, "
             f"and {FLASH_SPARE:,} more kept spare of {FLASH_MAX:,}), "
-            f"static RAM {ram:,} / {RAM_LIMIT:,} B ({RAM_LIMIT - ram:,} left; {RAM - ram:,} for the stack)")
+            f"static RAM {ram:,} / {RAM_LIMIT:,} B ({RAM_LIMIT - ram:,} left; {RAM - ram:,} for the stack "
+            f"and the search's {TABLE_ABOVE:,} B above the screen)")
     if flash > FLASH_LIMIT:
         raise BuildError(f"program too big: {line}")
     if ram > RAM_LIMIT:
@@ -112,10 +119,27 @@ def stack_report(hex_path: Path, stack_space: int) -> str:
             free = int(re.search(r"# stack free=(\d+)", emu.serial_read().decode()).group(1))
     except EmulatorError as e:
         raise BuildError(f"cannot measure the stack: {e}") from None
-    line = f"stack: {stack_space - free:,} B used at most in a Hard-vs-Hard hand ({free:,} B never touched)"
+    line = (f"stack: {stack_space - free:,} B used at most in a Hard-vs-Hard hand ({free:,} B never touched "
+            f"between it and the search's table)")
     if free < STACK_MARGIN:
         raise BuildError(f"stack too close to the data (need {STACK_MARGIN} B untouched): {line}")
     return line
+
+
+SCREEN_SYMBOL = "_ZN2hw5frameE"  # hw::frame
+
+
+def check_screen_last(elf: Path, symbol: str = SCREEN_SYMBOL) -> None:
+    """Raise BuildError unless ``symbol`` ends where the static data does: the
+    search's table runs on from the screen buffer into the free RAM above it."""
+    out = subprocess.run(["avr-nm", "-S", str(elf)], capture_output=True, text=True)
+    ends = {}
+    for parts in map(str.split, out.stdout.splitlines()):
+        if len(parts) >= 3 and parts[-1] in (symbol, "__heap_start"):
+            ends[parts[-1]] = int(parts[0], 16) + (int(parts[1], 16) if len(parts) == 4 else 0)
+    if len(ends) != 2 or ends[symbol] != ends["__heap_start"]:
+        raise BuildError(f"{elf}: {symbol} is not the last static data (keep hw::frame alone in .noinit), "
+                         f"so the search's table would overwrite what follows it")
 
 
 def check_toolchain() -> None:
@@ -147,9 +171,10 @@ def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
     generate_all(gen, Path("assets"))
     compile_firmware(gen, avr)
     flash, ram = elf_size(avr / f"{NAME}.elf")
+    check_screen_last(avr / f"{NAME}.elf")
     echo(size_table(avr / f"{NAME}.elf"))
     echo(size_report(flash, ram))
-    echo(stack_report(avr / f"{NAME}.hex", RAM - ram))
+    echo(stack_report(avr / f"{NAME}.hex", RAM - ram - TABLE_ABOVE))
     dist.mkdir(parents=True, exist_ok=True)
     hex_path, pkg_path = dist / f"{NAME}.hex", dist / f"{NAME}.arduboy"
     hex_bytes = (avr / f"{NAME}.hex").read_bytes()

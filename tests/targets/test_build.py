@@ -56,7 +56,8 @@ def test_size_report_is_printed(builds: list[tuple[Path, str]]) -> None:
     out = builds[0][1]
     assert "flash " in out and "/ 27,648 B" in out and "static RAM " in out and "/ 1,900 B" in out
     assert re.search(r"largest 20 items .*\n( +[\d,]+ B (flash|RAM ) +\S.*\n){20}", out)
-    assert re.search(r"stack: [\d,]+ B used at most .* \([\d,]+ B never touched\)", out)
+    assert re.search(r"stack: [\d,]+ B used at most .* \([\d,]+ B never touched between it and the search's table\)",
+                     out)
     print(out)
 
 
@@ -381,11 +382,22 @@ def test_sound_plays_a_melody_and_obeys_the_flag(sketch_hex: Callable[[str, str]
 
 
 @needs_avr
+def test_the_screen_buffer_is_the_last_static_data(firmware_hex: Path) -> None:
+    """The search's table runs on from hw::frame into the free RAM: nothing static may follow the buffer."""
+    from generator.targets import package
+
+    elf = firmware_hex.parents[1] / "build" / "avr" / "Whist.elf"
+    package.check_screen_last(elf)
+    with pytest.raises(BuildError, match="not the last static data"):
+        package.check_screen_last(elf, "_ZN2hw10frameCountE")
+
+
+@needs_avr
 def test_stack_high_water_mark_is_measured_and_checked(firmware_hex: Path, monkeypatch) -> None:
     from generator.targets import package
 
     _, ram = package.elf_size(firmware_hex.parents[1] / "build" / "avr" / "Whist.elf")
-    space = package.RAM - ram  # what the build gives the stack
+    space = package.RAM - ram - package.TABLE_ABOVE  # what the build gives the stack
     line = package.stack_report(firmware_hex, space)
     used, free = (int(x.replace(",", "")) for x in re.findall(r"([\d,]+) B", line))
     assert used + free == space and used > 100  # the search and the redraws on top of it
