@@ -56,7 +56,7 @@ __attribute__((noinline)) void setScreen(Screen s) {  // smaller so (size report
 // The search's table: the screen's pages 1-7 (thinkFrame draws page 0) and
 // TABLE_ABOVE bytes of the free RAM above the screen, the last static data.
 constexpr uint16_t TABLE_ABOVE = TABLE_BYTES - (sizeof hw::frame - hw::WIDTH);
-static_assert(TABLE_BYTES >= sizeof hw::frame - hw::WIDTH, "the search's table starts below the screen's top page");
+static_assert(TABLE_BYTES >= sizeof hw::frame - hw::WIDTH, "the search's table fills pages 1-7 before it goes above them");
 static_assert(hw::SERIAL_LINE_MAX == LINE_MAX, "the serial line buffer holds generator/codegen/protocol.py's LINE_MAX");
 
 // Nothing of a hand played on the buttons leaves over USB before it is over

@@ -11,9 +11,10 @@ equivalent cards, cuts off with two bounds (the leader's quick tricks; the
 follower's trumps over all the leader's, each a sure trick), orders moves so the
 likely best come first, and remembers bounds in a small transposition table
 keyed exactly by the cards left up to their relative ranks (on the device:
-896 B of the screen's memory, lent while it searches). :func:`decide` asks the question for 1, 2,
-3, ... tricks, keeping the move that proved the last "yes", so running out
-of its node budget still leaves a move with a proven guarantee.
+the screen buffer's pages 1-7 and the free RAM above them, lent while it
+searches). :func:`decide` asks the question for 1, 2, 3, ... tricks,
+keeping the move that proved the last "yes", so running out of its node
+budget still leaves a move with a proven guarantee.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from typing import Callable
 
 from .. import __version__
 from ..ai import solver
+from .emulator import HEIGHT, WIDTH
 
 FLASH_MAX = 28_672  # 32 KiB minus the 4 KiB bootloader
 FLASH_SPARE = 1_024  # always kept free: the build fails above FLASH_LIMIT
@@ -27,7 +28,7 @@ RAM_LIMIT = 1_900  # static RAM (.data, .bss and .noinit); the rest is the stack
 # The search's table (solver.TT_SLOTS words) fills the screen buffer's pages
 # 1-7 and goes on into the free RAM above it (firmware/app.cpp's TABLE_ABOVE),
 # so the stack has that much less room.
-TABLE_ABOVE = solver.TT_SLOTS * 4 - 7 * 128
+TABLE_ABOVE = solver.TT_SLOTS * 4 - (WIDTH * HEIGHT // 8 - WIDTH)
 TOP_ITEMS = 20  # the size report's largest functions, tables and strings
 STACK_MARGIN = 64  # stack bytes that must stay untouched in the measured run
 # The deepest thing the game does: Hard against Hard on the table, the
