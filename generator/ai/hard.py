@@ -4,7 +4,7 @@ Stage 1 (hard, hard-exact) weighs the face-up card against the average hidden
 card, both valued by rank among the cards still out (perfect memory of every
 card seen) plus a trump bonus, and wins the trick only when the difference is
 worth the card it costs. Stage 2 hands the position to the solver, whose
-node budget is what separates the levels. The weights are integers, tuned by
+work budget is what separates the levels. The weights are integers, tuned by
 self-play (`whist tune`), and rendered into the firmware by generator/codegen/core.py.
 """
 
@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ..engine.cards import cards_of, suit_mask
 from .original import OriginalPlayer
 from ..engine.rules import HIGH, trick_winner
-from .solver import NODE_BUDGET, Decision, decide, split
+from .solver import WORK_BUDGET, Decision, decide, split
 from ..engine.state import Observation
 
 class Weights(NamedTuple):
@@ -28,7 +28,7 @@ class Weights(NamedTuple):
 
 # Found by self-play (`whist tune`, generator/ai/tuning.py; docs/ai.md).
 WEIGHTS = Weights(trump=8, want=2, spend=1)
-EASY_BUDGET = 400  # easy searches stage 2 with a small budget
+EASY_BUDGET = 900  # easy searches stage 2 with a small budget (work units: about 400 cards played)
 
 
 def card_value(c: int, mine: int, played: int, trump: int, trump_bonus: int) -> int:
@@ -76,7 +76,7 @@ def stage2_choice(obs: Observation, budget: int | None, start: int = 0) -> Decis
 
 
 class SearchPlayer:
-    """Shared by the levels: a stage-1 policy and a stage-2 node budget (None: exact).
+    """Shared by the levels: a stage-1 policy and a stage-2 work budget (None: exact).
 
     In stage 2 it remembers what its last search proved (the trick and the
     counted player's tricks it guaranteed, those already taken included), so
@@ -87,7 +87,8 @@ class SearchPlayer:
         self.name = name
         self.stage1 = stage1
         self.budget = budget
-        self.nodes: list[int] = []  # nodes per stage-2 search, for the benchmarks
+        self.nodes: list[int] = []  # cards played in each stage-2 search, for the benchmarks
+        self.work: list[int] = []  # what the budget counted in each (the device's aiWork)
         self.proof: tuple[int, int] | None = None  # (trick number, counted tricks guaranteed by the end)
 
     def choose(self, obs: Observation, legal: int) -> int:
@@ -101,6 +102,7 @@ class SearchPlayer:
         d = stage2_choice(obs, self.budget, start)
         self.proof = (obs.trick_number, taken + d.value) if d.value else None
         self.nodes.append(d.nodes)
+        self.work.append(d.work)
         return d.card
 
 
@@ -110,7 +112,7 @@ def easy() -> SearchPlayer:
 
 def hard_rule() -> SearchPlayer:
     """Hard before its stage-1 search (the memory rule alone): a yardstick the search must beat (PC only)."""
-    return SearchPlayer("hard-rule", stage1_choice, NODE_BUDGET)
+    return SearchPlayer("hard-rule", stage1_choice, WORK_BUDGET)
 
 
 def hard_exact() -> SearchPlayer:

@@ -28,7 +28,7 @@ from ..engine.prng import Rng
 from ..engine.rules import hand_points
 from ..engine.state import Observation
 from .hard import WEIGHTS, SearchPlayer, Weights
-from .solver import NODE_BUDGET, run_lows
+from .solver import WORK_BUDGET, run_lows
 
 
 class Estimate(NamedTuple):
@@ -298,4 +298,4 @@ def choose(obs: Observation, legal_mask: int, rng: Rng) -> int:
 
 def hard(rng: Rng) -> SearchPlayer:
     """The device's top level: this search in stage 1, the solver with the device's budget in stage 2."""
-    return SearchPlayer("hard", lambda obs, legal: choose(obs, legal, rng), NODE_BUDGET)
+    return SearchPlayer("hard", lambda obs, legal: choose(obs, legal, rng), WORK_BUDGET)

@@ -13,8 +13,11 @@ likely best come first, and remembers bounds in a small transposition table
 keyed exactly by the cards left up to their relative ranks (on the device:
 the screen buffer's pages 1-7 and the free RAM above them, lent while it
 searches). :func:`decide` asks the question for 1, 2, 3, ... tricks,
-keeping the move that proved the last "yes", so running out of its node
-budget still leaves a move with a proven guarantee.
+keeping the move that proved the last "yes", so running out of its budget
+still leaves a move with a proven guarantee. The budget is counted in work
+units that follow the AVR's cycles, not in cards played: a card played is
+one, a table probe (the bounds, key, lead list and store of a trick
+boundary) KEY_WORK more, so a search heavy in probes stops sooner.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from ..engine.rules import HIGH
 
 Hands = list[list[int]]  # [player][suit] -> rank bitmask
 
-NODE_BUDGET = 10_000  # cards played per decision: under 1 s on the AVR (about 1,000-1,450 cycles a node; make bench)
+WORK_BUDGET = 30_000  # work units per decision: under 1 s on the AVR (about 400-470 cycles a unit; make bench)
+KEY_WORK = 5  # a table probe's units: about 2,000 AVR cycles against about 400 for a card played (docs/ai.md)
 TT_SLOTS = 320  # the device's table: words of 4 bytes in the screen buffer's pages 1-7 and the free RAM above it
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store
 KEY_BITS = 31  # a field of (cards + 1) bits per suit, 26 cards at most, and whether the searching seat leads
@@ -44,7 +48,7 @@ def tt_slot(key: int) -> int:
 
 
 class Aborted(Exception):
-    """The node budget ran out; nothing learned in the unfinished question is kept."""
+    """The work budget ran out; nothing learned in the unfinished question is kept."""
 
 
 def high_bit(m: int) -> int:
@@ -211,13 +215,20 @@ class Search:
         self.maxer = maxer
         self.counted = counted
         self.budget = budget
-        self.nodes = 0
+        self.nodes = 0  # cards played
+        self.work = 0  # what the budget counts
         root = [h[0][s] | h[1][s] for s in range(4)]
         self.tt = BigTable(root) if exact_table else SmallTable(root)
 
-    def count(self) -> None:
-        if self.budget is not None and self.nodes >= self.budget:
+    def spend(self, units: int) -> None:
+        """Aborts once the budget is spent (the check comes first: the device's spend())."""
+        if self.budget is not None and self.work >= self.budget:
             raise Aborted
+        self.work += units
+
+    def count(self) -> None:
+        """A card played."""
+        self.spend(1)
         self.nodes += 1
 
     def ge(self, leader: int, need: int) -> bool:
@@ -244,6 +255,7 @@ class Search:
                     return True
         key = 0
         if n >= TT_MIN_TRICKS:
+            self.spend(KEY_WORK)
             key = self.tt.key(h, leader, self.maxer)
             e = self.tt.get(key)
             if e is not None:
@@ -296,7 +308,8 @@ class Search:
 @dataclass
 class Decision:
     card: int
-    nodes: int
+    nodes: int  # cards played in the search
+    work: int  # what the budget counted (the device's count)
     value: int  # proven tricks for the counted player (exact if ``exact``)
     exact: bool
 
@@ -308,7 +321,7 @@ def root_moves(h: Hands, me: int, lead: int, trump: int) -> list[int]:
 
 
 def decide(h: Hands, trump: int, mode: int, me: int, leader: int, lead: int,
-           budget: int | None = NODE_BUDGET, exact_table: bool = False, start: int = 0) -> Decision:
+           budget: int | None = WORK_BUDGET, exact_table: bool = False, start: int = 0) -> Decision:
     """The move for ``me`` (leading if ``lead`` < 0, else following ``leader``'s ``lead``).
 
     Asks "at least T?" for T = 1, 2, ...: the move that proved the last yes is
@@ -323,7 +336,7 @@ def decide(h: Hands, trump: int, mode: int, me: int, leader: int, lead: int,
     counted = me if mode == HIGH else 1 - me
     moves = root_moves(h, me, lead, trump)
     if len(moves) == 1:
-        return Decision(moves[0], 0, 0, False)
+        return Decision(moves[0], 0, 0, 0, False)
     search = Search(h, trump, me, counted, budget, exact_table)
     n = sum(x.bit_count() for x in h[me])
     best, value = moves[0], max(min(start, n) - 1, 0)
@@ -335,12 +348,12 @@ def decide(h: Hands, trump: int, mode: int, me: int, leader: int, lead: int,
                 if not proven:
                     value, proven = 0, True
                     continue
-                return Decision(best, search.nodes, value, True)
+                return Decision(best, search.nodes, search.work, value, True)
             best, value, proven = found, value + 1, True
             moves = [best] + [m for m in moves if m != best]
-        return Decision(best, search.nodes, value, True)
+        return Decision(best, search.nodes, search.work, value, True)
     except Aborted:
-        return Decision(best, search.nodes, value if proven else 0, False)
+        return Decision(best, search.nodes, search.work, value if proven else 0, False)
 
 
 def root_test(search: Search, moves: list[int], me: int, leader: int, lead: int, need: int) -> int:

@@ -77,7 +77,8 @@ def core_context() -> dict:
         "ai_salt": prng.AI_SALT,
         "trace_version": trace.VERSION,
         "solver": {
-            "budget": solver.NODE_BUDGET,
+            "budget": solver.WORK_BUDGET,
+            "key_work": solver.KEY_WORK,
             "tt_min": solver.TT_MIN_TRICKS,
             "tt_size": solver.TT_SLOTS,
             "slot_mul": solver.SLOT_MUL,

@@ -22,17 +22,17 @@ WARN = ["-Wall", "-Wextra", "-Werror"]
 
 
 class Noting:
-    """Wraps a player and writes "# nodes=<n>" after each search, as tests/host/trace_host.cpp does."""
+    """Wraps a player and writes "# work=<n>" after each search, as tests/host/trace_host.cpp does."""
 
     def __init__(self, inner, out: list[str]) -> None:
         self.inner, self.out, self.name = inner, out, inner.name
 
     def choose(self, obs, legal):
-        before = len(getattr(self.inner, "nodes", []))
+        before = len(getattr(self.inner, "work", []))
         card = self.inner.choose(obs, legal)
-        nodes = getattr(self.inner, "nodes", [])
-        if len(nodes) > before and nodes[-1]:
-            self.out.append(f"# nodes={nodes[-1]}")
+        work = getattr(self.inner, "work", [])
+        if len(work) > before and work[-1]:
+            self.out.append(f"# work={work[-1]}")
         return card
 
 

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from generator.cli import main
 from generator.engine.rules import HIGH
-from generator.ai.solver import CHECK_MASK, KEY_BITS, TT_SLOTS, Search, SmallTable, decide, solve, split, tt_slot
+from generator.ai.solver import CHECK_MASK, KEY_BITS, KEY_WORK, TT_SLOTS, Search, SmallTable, decide, solve, split, tt_slot
 
 
 def brute(h0: int, h1: int, trump: int, mode: int, leader: int) -> tuple[int, list[int]]:
@@ -114,12 +114,13 @@ def test_budgeted_decision_is_a_best_move_when_exact():
         assert h == [split(h0), split(h1)]  # the search restores the hands
 
 
-def test_budget_caps_the_nodes():
+def test_budget_caps_the_work_and_a_probe_counts_more_than_a_card():
     rnd = random.Random(5)
     cards = rnd.sample(range(52), 26)
     h = [split(sum(1 << c for c in cards[:13])), split(sum(1 << c for c in cards[13:]))]
     d = decide(h, 0, HIGH, 0, 0, -1, budget=500)
-    assert d.nodes <= 500 and not d.exact
+    assert not d.exact and 500 <= d.work < 500 + KEY_WORK  # the check comes before each spend
+    assert d.nodes < d.work - 100  # the table's probes took their share: fewer cards than units
 
 
 def run(*args: str):

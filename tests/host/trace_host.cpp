@@ -1,8 +1,8 @@
 // Host driver for the generated game core: reads `play ...` lines on stdin and
 // prints each game's trace (or an error line) on stdout, as the firmware does
 // over USB serial. After every searching decision it adds a comment line
-// "# nodes=<n>" (traces allow comments), so tests/test_players.py compares the
-// node counts with the engine's; tests/test_codegen.py compares the rest.
+// "# work=<n>" (traces allow comments), so tests/test_players.py compares the
+// search's work units with the engine's; tests/test_codegen.py compares the rest.
 #include <stdio.h>
 #include <string.h>
 
@@ -30,7 +30,7 @@ int main() {
       uint8_t r;
       do {
         uint8_t c = whist::chooseAI(game);
-        if (whist::aiNodes()) printf("# nodes=%u\n", (unsigned)whist::aiNodes());
+        if (whist::aiWork()) printf("# work=%u\n", (unsigned)whist::aiWork());
         fflush(stdout);
         r = whist::play(game, c);
       } while (!(r & whist::HAND_DONE));

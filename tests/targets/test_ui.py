@@ -284,8 +284,8 @@ def test_rules_in_pages_and_credits_show(firmware_hex):
 @pytest.mark.parametrize("after", [2, 13], ids=["stage 1", "stage 2"])
 def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex, after):
     """Hard's stage-1 search plays out every candidate over its worlds (about 0.5 s a card on the
-    52-card pack); seed 1's first stage-2 moves take it most of its node budget."""
-    max_gap = 40 * 16_000  # cycles: a frame is due every 16 ms; the search looks after every rollout or 128 nodes (about 6 ms)
+    52-card pack); seed 1's first stage-2 moves take it most of its work budget."""
+    max_gap = 40 * 16_000  # cycles: a frame is due every 16 ms; the search looks after every rollout or 128 work units (about 3 ms)
     with device(firmware_hex) as dev:
         dev.read()
         dev.emu.serial_write("play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0\n")
