@@ -29,7 +29,7 @@ from ..engine.rules import HIGH
 
 Hands = list[list[int]]  # [player][suit] -> rank bitmask
 
-WORK_BUDGET = 30_000  # units per decision: under 1 s on the AVR (375-455 cycles a unit; make bench)
+WORK_BUDGET = 32_000  # units per decision: under 1 s on the AVR with the redraws (373-453 cycles a unit; make bench)
 KEY_WORK = 5  # a table probe's units: about 2,000 AVR cycles against about 400 for a card played (docs/ai.md)
 TT_SLOTS = 320  # the device's table: words of 4 bytes in the screen buffer's pages 1-7 and the free RAM above it
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store

@@ -2,7 +2,7 @@
 
 Fast serial games bracket every ``chooseAI`` call with the markers
 MARK_THINK / MARK_MOVED (generator/codegen/protocol.py, firmware/app.cpp); the cycles between them are what
-a player waits for, less the think hook's redraws of a game on the table (5-7% more; docs/ai.md, tenth part).
+a player waits for, less the think hook's redraws of a game on the table (about 5% more; docs/ai.md, eleventh part).
 """
 
 from __future__ import annotations
