@@ -65,7 +65,7 @@ longtest: $(STAMP) $(NODE_STAMP) toolchain
 	WHIST_LONGTEST=1 $(PY) -m pytest -q -s -m slow tests/targets/test_ui.py
 
 bench: hex $(NODE_STAMP)
-	$(WHIST) bench --hex distributable/Whist.hex --think-hands 400
+	$(WHIST) bench --hex distributable/Whist.hex --elf build/avr/Whist.elf --think-hands 400
 	$(MAKE) bench-ai
 
 # The computer opponent: duplicate-deal win rates, stage-2 loss, nodes per decision (docs/ai.md).

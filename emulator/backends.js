@@ -37,6 +37,14 @@ class Avr8jsBoard {
     return markers;
   }
 
+  watch(addresses) { this.board.watch(addresses); }
+
+  takeWrites() {
+    const { writes } = this.board;
+    this.board.writes = [];
+    return writes;
+  }
+
   setAdc(channel, volts) {
     if (volts === null || volts === undefined) this.board.adc.volts.delete(channel);
     else this.board.adc.volts.set(channel, volts);
@@ -57,6 +65,14 @@ class ProjectABEBackend extends ProjectABEBoard {
 
   setHostReading(on) {
     if (!on) throw new Error("ProjectABE's host takes every byte the firmware writes: it cannot stop reading");
+  }
+
+  watch() {
+    throw new Error('watching data writes is an avr8js feature: run with --emulator avr8js');
+  }
+
+  takeWrites() {
+    return [];
   }
 }
 

@@ -105,6 +105,14 @@ const commands = {
   markers() {
     return { markers: need().takeMarkers() };
   },
+  watch(req) {
+    if (!Array.isArray(req.addresses)) throw new Error('watch needs "addresses": a list of data addresses');
+    need().watch(req.addresses);
+    return {};
+  },
+  writes() {
+    return { writes: need().takeWrites() };
+  },
   adc_set(req) {
     need().setAdc(req.channel, req.volts);
     return {};

@@ -59,6 +59,12 @@ def firmware_hex(firmware_dist) -> Path:
 
 
 @pytest.fixture(scope="session")
+def firmware_elf(firmware_dist) -> Path:
+    """The ELF that Whist.hex was made from (its symbols), once per session."""
+    return firmware_dist.parent / "build" / "avr" / "Whist.elf"
+
+
+@pytest.fixture(scope="session")
 def projectabe():
     """The ProjectABE back-end (generator/targets/projectabe.py finds its build); skipped, with why, without one."""
     from generator.targets.emulator import EmulatorError, backend

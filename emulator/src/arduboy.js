@@ -1,6 +1,7 @@
 // The Arduboy: an avr8js CPU wired to the 32u4 peripherals of this folder.
 // Runs are bounded by a cycle budget and may stop early on a display frame,
 // a serial match or a firmware marker (a write to GPIOR0, docs/emulator.md).
+// Writes to watched data addresses are recorded with their cycle (`watch`).
 import { AVRClock, AVRSPI, AVRTimer, CPU, avrInstruction } from 'avr8js';
 import * as M from './atmega32u4.js';
 import { ADC } from './adc.js';
@@ -58,6 +59,8 @@ export class Arduboy {
       if (this.waitMarker !== undefined && (this.waitMarker === null || this.waitMarker === value)) this.stop = true;
       return true;
     };
+    this.writes = []; // [address, value, cycle] of each write to a watched address
+    this.watched = new Set();
     this.display.onFrame = (n) => {
       if (this.waitFrame !== undefined && n >= this.waitFrame) this.stop = true;
     };
@@ -147,6 +150,29 @@ export class Arduboy {
       this.waitMarker = undefined;
     }
     return this.markers.slice(seen).find(([v]) => value === null || v === value) ?? null;
+  }
+
+  /**
+   * Record each later write to these data addresses as [address, value,
+   * cycle] in `writes`: times the firmware's own variables (a pointer set and
+   * cleared around a search) without a marker in its code. The write still
+   * happens, through any hook the address had. Watching an address twice
+   * records it once.
+   */
+  watch(addresses) {
+    const { cpu } = this;
+    for (const address of addresses) {
+      if (!Number.isInteger(address) || address < 0 || address >= cpu.data.length) {
+        throw new Error(`watch: ${address} is not a data address (0..${cpu.data.length - 1})`);
+      }
+      if (this.watched.has(address)) continue;
+      this.watched.add(address);
+      const before = cpu.writeHooks[address];
+      cpu.writeHooks[address] = (value, old, addr, mask) => {
+        this.writes.push([address, value, cpu.cycles]);
+        return before ? before(value, old, addr, mask) : false;
+      };
+    }
   }
 
   readSerial() {

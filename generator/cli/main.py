@@ -166,14 +166,17 @@ def play(seed: int | None, deck: str, scoring: str, target: int, level: str, exp
               help="Also measure this firmware in both emulators (cycles/s, cross-test games per minute).")
 @click.option("--think-hands", type=click.IntRange(2, 10_000), default=26, show_default=True,
               help="Single hands of each AI level against itself for the thinking time (alternating the decks).")
-def bench(seconds: float, hex_path: str | None, think_hands: int) -> None:
+@click.option("--elf", "elf_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="The ELF the --hex was built from (build/avr/Whist.elf): the slowest hands are also "
+                   "replayed on the table, the think hook's redraws included.")
+def bench(seconds: float, hex_path: str | None, think_hands: int, elf_path: str | None) -> None:
     """Print benchmark figures: engine hands/s, and with --hex both emulators side by side and the thinking time."""
     from ..targets.bench import run_bench
     from ..targets.emulator import EmulatorError
 
     try:
-        run_bench(seconds, click.echo, hex_path, think_hands)
-    except EmulatorError as e:
+        run_bench(seconds, click.echo, hex_path, think_hands, elf_path)
+    except (EmulatorError, ValueError) as e:
         fail(e)
 
 

@@ -59,7 +59,7 @@ def emulators(seconds: float, echo: Callable[[str], None], hex_path: str) -> Non
 
 
 def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None = None,
-              think_hands: int = THINK_HANDS) -> None:
+              think_hands: int = THINK_HANDS, elf_path: str | None = None) -> None:
     for deck in (52, 28):
         v = Variant.make(deck, "last13", 10)
         echo(f"engine: random play, {deck}-card deck: {hands_per_second(v, seconds):,.0f} hands/s (one core, trace lines formatted)")
@@ -76,3 +76,9 @@ def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None 
             if cpn:
                 echo(f"  solver: {cpn:,.0f} cycles a node ({thinktime.CLOCK_HZ / cpn:,.0f} nodes/s) "
                      "over the decisions of 1,000 nodes or more")
+            if elf_path and player == "hard":
+                thinktime.check_elf(Path(hex_path), Path(elf_path))
+                echo("  on the table, the think hook's redraws included (the 3 hands with the slowest decisions):")
+                for seed, fast, table in thinktime.on_table(Path(hex_path), Path(elf_path), decisions, player):
+                    echo(f"    seed {seed}: slowest {table:,} cycles ({table / thinktime.CLOCK_HZ * 1000:.0f} ms), "
+                         f"{fast:,} fast (+{table / fast - 1:.1%})")

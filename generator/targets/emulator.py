@@ -332,6 +332,14 @@ class Emulator:
         """Take the (value, cycle) pairs the firmware recorded via GPIOR0 since the last call."""
         return [(v, c) for v, c in self._call("markers")["markers"]]
 
+    def watch(self, addresses: Iterable[int]) -> None:
+        """Record each later write to these data addresses (avr8js only): times the firmware's own variables."""
+        self._call("watch", addresses=list(addresses))
+
+    def writes(self) -> list[tuple[int, int, int]]:
+        """Take the (address, value, cycle) writes to watched addresses since the last call."""
+        return [(a, v, c) for a, v, c in self._call("writes")["writes"]]
+
     def set_adc(self, channel: int, volts: float | None) -> None:
         """Fix an ADC channel (MUX5:0) to a voltage, or None for the default noise."""
         self._call("adc_set", channel=channel, volts=volts)

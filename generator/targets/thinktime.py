@@ -1,13 +1,17 @@
 """The computer's thinking time on the device, in exact emulator cycles.
 
 Fast serial games bracket every ``chooseAI`` call with the markers
-MARK_THINK / MARK_MOVED (generator/codegen/protocol.py, firmware/app.cpp); the cycles between them are what
-a player waits for, less the think hook's redraws of a game on the table (about 5% more; docs/ai.md, eleventh part).
+MARK_THINK / MARK_MOVED (generator/codegen/protocol.py, firmware/app.cpp): the search alone, for many hands.
+What a player waits for adds the think hook's redraws of the table (about 5%): ``table_decisions`` replays a
+hand on the table and times each search by the writes that set and clear the hook's pointer, with no
+marker in the firmware (there is no flash for one).
 """
 
 from __future__ import annotations
 
 import statistics
+import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -23,14 +27,19 @@ from ..engine.rules import Variant
 CLOCK_HZ = 16_000_000
 
 
+HOOK_SYMBOL = "thinkHook_"  # whist_core.cpp's think hook pointer: set around every search on the table
+DATA_BASE = 0x800000  # where avr-nm puts the data space
+
+
 @dataclass(frozen=True)
 class Decision:
     deck: int
     stage: int
     cycles: int
+    hand: int = 0  # which measured hand (hand_seed)
 
 
-def hand_decisions(emu: Emulator, seed: int, deck: int, player: str) -> list[Decision]:
+def hand_decisions(emu: Emulator, seed: int, deck: int, player: str, hand: int = 0) -> list[Decision]:
     """Play one fast single hand of ``player`` against itself; one Decision per card played."""
     emu.markers()
     emu.serial_read()
@@ -40,7 +49,85 @@ def hand_decisions(emu: Emulator, seed: int, deck: int, player: str) -> list[Dec
     starts = [c for v, c in emu.markers() if v in (MARK_THINK, MARK_MOVED)]
     pairs = list(zip(starts[::2], starts[1::2]))
     stage1 = DECKS[deck].hand_size * 2  # cards played while the stock lasts
-    return [Decision(deck, 1 if i < stage1 else 2, end - start) for i, (start, end) in enumerate(pairs)]
+    return [Decision(deck, 1 if i < stage1 else 2, end - start, hand) for i, (start, end) in enumerate(pairs)]
+
+
+def check_elf(hex_path: Path, elf: Path) -> None:
+    """Raises ValueError unless ``elf`` is the build of ``hex_path`` (its symbols would be another's)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "elf.hex"
+        run = subprocess.run(["avr-objcopy", "-O", "ihex", "-R", ".eeprom", str(elf), str(out)],
+                             capture_output=True, text=True)
+        if run.returncode:
+            raise ValueError(f"avr-objcopy {elf}: {run.stderr.strip()}")
+        if out.read_bytes() != hex_path.read_bytes():
+            raise ValueError(f"{elf} is not the build of {hex_path}: rebuild both with `make hex`")
+
+
+def hook_address(elf: Path) -> int:
+    """The data address of the core's think hook pointer (2 bytes), from the ELF's symbols."""
+    out = subprocess.run(["avr-nm", "-S", str(elf)], capture_output=True, text=True)
+    if out.returncode:
+        raise ValueError(f"avr-nm {elf}: {out.stderr.strip()}")
+    for line in out.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and HOOK_SYMBOL in parts[3] and int(parts[1], 16) == 2:
+            return int(parts[0], 16) - DATA_BASE
+    raise ValueError(f"{elf} has no {HOOK_SYMBOL}: not a build of this firmware")
+
+
+def table_decisions(emu: Emulator, seed: int, deck: int, player: str, hook: int) -> list[int]:
+    """Cycles of each decision of a single hand of ``player`` against itself played on the table.
+
+    The game runs at the table's pace (``fast=0``), each search with the think hook that keeps the
+    screen alive; a search lasts from the write that makes the hook's pointer non-zero to the one that
+    clears it (setThinkHook around chooseAI in firmware/app.cpp's aiMove). Decisions made without a
+    search (a single candidate) count too, as a few hundred cycles.
+    """
+    emu.watch([hook, hook + 1])
+    emu.writes()
+    emu.serial_read()
+    emu.serial_write(play_command(seed, Variant.make(deck, "last13", 0), player, player, fast=False) + "\n")
+    if not emu.run_until_serial("end winner=", max_cycles=20_000_000_000):
+        raise RuntimeError(f"seed {seed}: the hand did not finish on the table")
+    pointer = [0, 0]
+    out: list[int] = []
+    start = 0
+    for address, value, cycle in emu.writes():
+        was = pointer[0] | pointer[1]
+        pointer[address - hook] = value
+        now = pointer[0] | pointer[1]
+        if now and not was:
+            start = cycle
+        elif was and not now:
+            out.append(cycle - start)
+    return out
+
+
+def on_table(hex_path: Path, elf: Path, decisions: list[Decision], player: str = "hard",
+             hands: int = 3) -> list[tuple[int, int, int]]:
+    """The ``hands`` hands with the slowest decisions replayed on the table: (seed, fast, table) of the
+    slowest decision of each on the table, with the same decision's fast cycles."""
+    order = sorted(decisions, key=lambda d: -d.cycles)
+    chosen: list[int] = []
+    for d in order:
+        if d.hand not in chosen:
+            chosen.append(d.hand)
+        if len(chosen) == hands:
+            break
+    hook = hook_address(elf)
+    out = []
+    with Emulator(hex_path) as emu:
+        emu.run_until_ready()
+        for i in chosen:
+            seed, deck = hand_seed(i)
+            fast = [d.cycles for d in decisions if d.hand == i]
+            table = table_decisions(emu, seed, deck, player, hook)
+            if len(table) != len(fast):
+                raise RuntimeError(f"seed {seed}: {len(table)} decisions on the table, {len(fast)} fast")
+            k = max(range(len(table)), key=table.__getitem__)
+            out.append((seed, fast[k], table[k]))
+    return out
 
 
 def hand_seed(i: int) -> tuple[int, int]:
@@ -81,7 +168,7 @@ def measure(hex_path: Path, hands: int, player: str = "hard",
         emu.run_until_ready()
         for i in range(hands):
             seed, deck = hand_seed(i)
-            out += hand_decisions(emu, seed, deck, player)
+            out += hand_decisions(emu, seed, deck, player, i)
             if progress:
                 progress()
     return out

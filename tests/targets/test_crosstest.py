@@ -45,6 +45,32 @@ def test_thinking_time_is_measured_for_every_card(firmware_hex):
     assert all(d.cycles > 0 for d in decisions)
 
 
+def test_the_table_times_every_search_with_its_redraws(firmware_hex, firmware_elf):
+    """On the table a decision is timed by the writes that set and clear the think hook: one per card
+    played, the same search as in a fast game plus the hook's redraws (rollouts and search alike)."""
+    from generator.targets import thinktime
+
+    thinktime.check_elf(firmware_hex, firmware_elf)
+    seed, deck = thinktime.hand_seed(1)
+    with Emulator(firmware_hex) as emu:
+        emu.run_until_ready()
+        fast = [d.cycles for d in thinktime.hand_decisions(emu, seed, deck, "hard")]
+        table = thinktime.table_decisions(emu, seed, deck, "hard", thinktime.hook_address(firmware_elf))
+    assert deck == 28 and len(table) == len(fast) == 28
+    slow = [(t, f) for t, f in zip(table, fast) if f > 1_000_000]
+    assert slow and all(1.01 < t / f < 1.15 for t, f in slow)
+
+
+def test_the_table_needs_the_elf_of_its_hex(firmware_hex, firmware_elf, tmp_path):
+    from generator.targets import thinktime
+
+    other = tmp_path / "other.hex"
+    text = firmware_hex.read_text().splitlines(keepends=True)
+    other.write_text("".join(text[:-2] + text[-1:]))  # a data line short
+    with pytest.raises(ValueError, match="is not the build of"):
+        thinktime.check_elf(other, firmware_elf)
+
+
 @pytest.fixture(scope="module")
 def inverted_trump_hex(tmp_path_factory) -> Path:
     """A deliberately wrong firmware: a trump played to a side suit loses instead of winning."""
