@@ -25,8 +25,6 @@ from ..codegen.protocol import MARK_MOVED, MARK_THINK, play_command
 from ..engine.rules import Variant
 
 CLOCK_HZ = 16_000_000
-
-
 HOOK_SYMBOL = "thinkHook_"  # whist_core.cpp's think hook pointer: set around every search on the table
 DATA_BASE = 0x800000  # where avr-nm puts the data space
 
