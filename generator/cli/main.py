@@ -173,10 +173,11 @@ def bench(seconds: float, hex_path: str | None, think_hands: int, elf_path: str 
     """Print benchmark figures: engine hands/s, and with --hex both emulators side by side and the thinking time."""
     from ..targets.bench import run_bench
     from ..targets.emulator import EmulatorError
+    from ..targets.package import BuildError
 
     try:
         run_bench(seconds, click.echo, hex_path, think_hands, elf_path)
-    except (EmulatorError, ValueError) as e:
+    except (EmulatorError, BuildError, ValueError) as e:
         fail(e)
 
 
@@ -406,7 +407,7 @@ def emulate(hex_file: str, frames: int, ms: float, press: str, serial_in: str | 
         run_emulate(hex_file, frames=frames, ms=ms, press=press, serial_in=serial_in, screenshot=screenshot,
                     gif=gif, scale=scale, eeprom_in=eeprom_in.read() if eeprom_in else None,
                     eeprom_out=eeprom_out, usb=usb, echo=lambda line: click.echo(line, err=True), backend=chosen)
-    except (EmulatorError, ValueError) as e:
+    except (EmulatorError, BuildError, ValueError) as e:
         fail(e)
 
 

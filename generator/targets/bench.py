@@ -60,6 +60,10 @@ def emulators(seconds: float, echo: Callable[[str], None], hex_path: str) -> Non
 
 def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None = None,
               think_hands: int = THINK_HANDS, elf_path: str | None = None) -> None:
+    if hex_path and elf_path:
+        from .thinktime import check_elf
+
+        check_elf(Path(hex_path), Path(elf_path))  # before the long runs, not after them
     for deck in (52, 28):
         v = Variant.make(deck, "last13", 10)
         echo(f"engine: random play, {deck}-card deck: {hands_per_second(v, seconds):,.0f} hands/s (one core, trace lines formatted)")
@@ -77,7 +81,6 @@ def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None 
                 echo(f"  solver: {cpn:,.0f} cycles a node ({thinktime.CLOCK_HZ / cpn:,.0f} nodes/s) "
                      "over the decisions of 1,000 nodes or more")
             if elf_path and player == "hard":
-                thinktime.check_elf(Path(hex_path), Path(elf_path))
                 echo("  on the table, the think hook's redraws included (the 3 hands with the slowest decisions):")
                 for seed, fast, table in thinktime.on_table(Path(hex_path), Path(elf_path), decisions, player):
                     echo(f"    seed {seed}: slowest {table:,} cycles ({table / thinktime.CLOCK_HZ * 1000:.0f} ms), "

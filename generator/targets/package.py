@@ -130,12 +130,19 @@ def stack_report(hex_path: Path, stack_space: int) -> str:
 SCREEN_SYMBOL = "_ZN2hw5frameE"  # hw::frame
 
 
+def symbols(elf: Path) -> list[list[str]]:
+    """The ELF's symbols as avr-nm -S lists them, split: address, size (when it has one), type, name."""
+    out = subprocess.run(["avr-nm", "-S", str(elf)], capture_output=True, text=True)
+    if out.returncode:
+        raise BuildError(f"avr-nm {elf}: {out.stderr.strip()}")
+    return [line.split() for line in out.stdout.splitlines()]
+
+
 def check_screen_last(elf: Path, symbol: str = SCREEN_SYMBOL) -> None:
     """Raise BuildError unless ``symbol`` ends where the static data does: the
     search's table runs on from the screen buffer into the free RAM above it."""
-    out = subprocess.run(["avr-nm", "-S", str(elf)], capture_output=True, text=True)
     ends = {}
-    for parts in map(str.split, out.stdout.splitlines()):
+    for parts in symbols(elf):
         if len(parts) >= 3 and parts[-1] in (symbol, "__heap_start"):
             ends[parts[-1]] = int(parts[0], 16) + (int(parts[1], 16) if len(parts) == 4 else 0)
     if len(ends) != 2 or ends[symbol] != ends["__heap_start"]:

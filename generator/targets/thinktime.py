@@ -21,6 +21,7 @@ from ..engine.cards import DECKS
 from ..engine.game import play_hand
 from ..engine.prng import ai_rng
 from .emulator import Emulator
+from .package import symbols
 from ..codegen.protocol import MARK_MOVED, MARK_THINK, play_command
 from ..engine.rules import Variant
 
@@ -37,13 +38,18 @@ class Decision:
     hand: int = 0  # which measured hand (hand_seed)
 
 
+def play_single_hand(emu: Emulator, seed: int, deck: int, player: str, fast: bool) -> None:
+    """A single last13 hand of ``player`` against itself over serial, to its end: fast (no frames) or on the table."""
+    emu.serial_read()
+    emu.serial_write(play_command(seed, Variant.make(deck, "last13", 0), player, player, fast=fast) + "\n")
+    if not emu.run_until_serial("end winner=", max_cycles=2_000_000_000 if fast else 20_000_000_000):
+        raise RuntimeError(f"seed {seed}: the hand did not finish" + ("" if fast else " on the table"))
+
+
 def hand_decisions(emu: Emulator, seed: int, deck: int, player: str, hand: int = 0) -> list[Decision]:
     """Play one fast single hand of ``player`` against itself; one Decision per card played."""
     emu.markers()
-    emu.serial_read()
-    emu.serial_write(play_command(seed, Variant.make(deck, "last13", 0), player, player) + "\n")
-    if not emu.run_until_serial("end winner=", max_cycles=2_000_000_000):
-        raise RuntimeError(f"seed {seed}: the hand did not finish")
+    play_single_hand(emu, seed, deck, player, fast=True)
     starts = [c for v, c in emu.markers() if v in (MARK_THINK, MARK_MOVED)]
     pairs = list(zip(starts[::2], starts[1::2]))
     stage1 = DECKS[deck].hand_size * 2  # cards played while the stock lasts
@@ -64,11 +70,7 @@ def check_elf(hex_path: Path, elf: Path) -> None:
 
 def hook_address(elf: Path) -> int:
     """The data address of the core's think hook pointer (2 bytes), from the ELF's symbols."""
-    out = subprocess.run(["avr-nm", "-S", str(elf)], capture_output=True, text=True)
-    if out.returncode:
-        raise ValueError(f"avr-nm {elf}: {out.stderr.strip()}")
-    for line in out.stdout.splitlines():
-        parts = line.split()
+    for parts in symbols(elf):
         if len(parts) == 4 and HOOK_SYMBOL in parts[3] and int(parts[1], 16) == 2:
             return int(parts[0], 16) - DATA_BASE
     raise ValueError(f"{elf} has no {HOOK_SYMBOL}: not a build of this firmware")
@@ -84,10 +86,7 @@ def table_decisions(emu: Emulator, seed: int, deck: int, player: str, hook: int)
     """
     emu.watch([hook, hook + 1])
     emu.writes()
-    emu.serial_read()
-    emu.serial_write(play_command(seed, Variant.make(deck, "last13", 0), player, player, fast=False) + "\n")
-    if not emu.run_until_serial("end winner=", max_cycles=20_000_000_000):
-        raise RuntimeError(f"seed {seed}: the hand did not finish on the table")
+    play_single_hand(emu, seed, deck, player, fast=False)
     pointer = [0, 0]
     out: list[int] = []
     start = 0
