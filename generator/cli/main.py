@@ -407,7 +407,7 @@ def emulate(hex_file: str, frames: int, ms: float, press: str, serial_in: str | 
         run_emulate(hex_file, frames=frames, ms=ms, press=press, serial_in=serial_in, screenshot=screenshot,
                     gif=gif, scale=scale, eeprom_in=eeprom_in.read() if eeprom_in else None,
                     eeprom_out=eeprom_out, usb=usb, echo=lambda line: click.echo(line, err=True), backend=chosen)
-    except (EmulatorError, BuildError, ValueError) as e:
+    except (EmulatorError, ValueError) as e:
         fail(e)
 
 
