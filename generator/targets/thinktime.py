@@ -105,13 +105,7 @@ def on_table(hex_path: Path, elf: Path, decisions: list[Decision], player: str =
              hands: int = 3) -> list[tuple[int, int, int]]:
     """The ``hands`` hands with the slowest decisions replayed on the table: (seed, fast, table) of the
     slowest decision of each on the table, with the same decision's fast cycles."""
-    order = sorted(decisions, key=lambda d: -d.cycles)
-    chosen: list[int] = []
-    for d in order:
-        if d.hand not in chosen:
-            chosen.append(d.hand)
-        if len(chosen) == hands:
-            break
+    chosen = list(dict.fromkeys(d.hand for d in sorted(decisions, key=lambda d: -d.cycles)))[:hands]
     hook = hook_address(elf)
     out = []
     with Emulator(hex_path) as emu:
