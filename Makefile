@@ -11,6 +11,7 @@ NODE_STAMP := emulator/node_modules/.package-lock.json
 TOOLCHAIN := gcc-avr avr-libc binutils-avr arduino-core-avr
 SEEDS ?= 1000
 AI_SEEDS ?= 200
+JOBS ?= auto
 # Which emulator runs the hex: avr8js (our harness, faster) or projectabe
 # (ProjectABE's own code, found via --projectabe, $WHIST_PROJECTABE,
 # ../shared/projectabe or `whist projectabe fetch`'s cache).
@@ -43,8 +44,10 @@ $(NODE_STAMP): emulator/package-lock.json
 	@command -v npm >/dev/null || { echo "error: Node.js 20 and npm are needed for the emulator; install them (e.g. apt-get install nodejs npm, Node >= 20.19)" >&2; exit 1; }
 	npm ci --prefix emulator --no-audit --no-fund
 
+# Spread over every core by pytest-xdist (JOBS=1 for one process); the tests of one build or
+# emulator group stay on one worker (--dist loadgroup).
 test: $(STAMP) $(NODE_STAMP) toolchain
-	$(PY) -m pytest -q -rs
+	$(PY) -m pytest -q -rs -n $(JOBS) --dist loadgroup
 
 # Long cross-test: SEEDS games over every variant, engine vs emulated firmware
 # (`make crosstest EMULATOR=projectabe SEEDS=1000` in ProjectABE).
@@ -62,7 +65,7 @@ screenshots: hex $(NODE_STAMP)
 # The slow UI runs: a Classic game through the buttons, 100,000 frames of weighted random
 # buttons (hands and games finished, stack headroom and the EEPROM system bytes checked).
 longtest: $(STAMP) $(NODE_STAMP) toolchain
-	WHIST_LONGTEST=1 $(PY) -m pytest -q -s -m slow tests/targets/test_ui.py
+	WHIST_LONGTEST=1 $(PY) -m pytest -q -s -m slow
 
 bench: hex $(NODE_STAMP)
 	$(WHIST) bench --hex distributable/Whist.hex --elf build/avr/Whist.elf --think-hands 400

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 from contextlib import contextmanager
@@ -43,12 +44,25 @@ def build_hex(out: Path, patch: Callable[[Path], None] | None = None) -> Path:
 
 @pytest.fixture(scope="session")
 def firmware_dist(tmp_path_factory) -> Path:
-    """A complete `whist build` of this tree (Whist.hex, Whist.arduboy), once per session."""
+    """A complete `whist build` of this tree (Whist.hex, Whist.arduboy), once per test run.
+
+    Under pytest-xdist every worker asks for it: the first builds it in the
+    run's shared temporary folder while the others wait on a lock, then all
+    use it. The build's printed report is kept beside it (``report.txt``).
+    """
     from generator.targets.package import build
 
-    out = tmp_path_factory.mktemp("firmware")
-    with at_root():
-        build(out / "build", out / "dist", lambda line: None)
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the folder all the workers' temporary folders are in
+    out = shared / "firmware"
+    with open(shared / "firmware.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "report.txt").exists():
+            lines: list[str] = []
+            with at_root():
+                build(out / "build", out / "dist", lines.append)
+            (out / "report.txt").write_text("\n".join(lines) + "\n")
     return out / "dist"
 
 
@@ -73,3 +87,14 @@ def projectabe():
         return backend("projectabe")
     except EmulatorError as e:
         pytest.skip(f"ProjectABE tests skipped: {e}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` run only in `make longtest` (WHIST_LONGTEST=1). The emulator and
+    build tests come first: the longest start early, so that pytest-xdist's workers finish
+    together instead of one waiting on the last long test."""
+    if not os.environ.get("WHIST_LONGTEST"):
+        for item in items:
+            if item.get_closest_marker("slow"):
+                item.add_marker(pytest.mark.skip(reason="a long run: make longtest"))
+    items.sort(key=lambda item: not item.nodeid.startswith("tests/targets/"))

@@ -50,7 +50,8 @@ def cases(count: int, players: tuple[str, ...] = DEVICE_PLAYERS, first_seed: int
         yield Case(seed, Variant.make(deck, scoring, targets[i % len(targets)]), p0, p1)
 
 
-def spread(count: int, players: tuple[str, ...] = DEVICE_PLAYERS, first_seed: int = 1) -> list[Case]:
+def spread(count: int, players: tuple[str, ...] = DEVICE_PLAYERS, first_seed: int = 1,
+           targets: tuple[int, ...] = TARGETS) -> list[Case]:
     """``count`` cases taken from :func:`cases` so that short runs cover everything.
 
     Case k is game 8k + k % 8 of cases(): any 8 consecutive cases cover every
@@ -58,7 +59,7 @@ def spread(count: int, players: tuple[str, ...] = DEVICE_PLAYERS, first_seed: in
     (with five players, 25 cases seat Easy and Hard on both sides).
     """
     combos = len(DECKS) * len(SCORINGS)
-    pool = list(cases(combos * count, players, first_seed))
+    pool = list(cases(combos * count, players, first_seed, targets))
     return [pool[combos * k + k % combos] for k in range(count)]
 
 

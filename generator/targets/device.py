@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import serial
@@ -22,7 +23,8 @@ def run_trace(port: str, command: str, timeout: float = 120.0, baud: int = 11520
     except serial.SerialException as e:
         if "ermission" in str(e):
             raise DeviceError(f"{port}: permission denied; run: sudo usermod -aG dialout $USER, then log in again") from None
-        raise DeviceError(f"{port}: cannot open the port ({e}); check the cable and the port name") from None
+        why = os.strerror(e.errno) if e.errno else str(e)  # pyserial's own text repeats the port's name
+        raise DeviceError(f"{port}: cannot open the port ({why}); check the cable and the port name") from None
     lines: list[str] = []
     buf = b""
     deadline = time.monotonic() + timeout

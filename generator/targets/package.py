@@ -102,24 +102,35 @@ def size_table(elf: Path, n: int = TOP_ITEMS) -> str:
     return "\n".join([f"largest {n} items (avr-nm --size-sort):", *rows])
 
 
-def stack_report(hex_path: Path, stack_space: int) -> str:
-    """The stack's high-water mark, measured in the emulator by the firmware's
-    stack paint; raises BuildError if fewer than STACK_MARGIN bytes stay untouched."""
+_stack_free: dict[bytes, int] = {}  # by hex image: the emulator is deterministic, so one run a build
+
+
+def stack_free(hex_path: Path) -> int:
+    """Stack bytes never touched in a Hard-vs-Hard hand, by the firmware's stack paint in the emulator."""
     import re
 
     from .emulator import Emulator, EmulatorError
 
-    try:
-        with Emulator(hex_path) as emu:
-            emu.run_until_ready()
-            emu.serial_write(STACK_RUN + "\n")
-            if not emu.run_until_serial("end winner=", max_cycles=4_000_000_000):
-                raise BuildError(f"the stack run did not finish in the emulator: {STACK_RUN}")
-            emu.serial_write("stack\n")
-            emu.run_until_serial(r"# stack free=\d+\n", regex=True)
-            free = int(re.search(r"# stack free=(\d+)", emu.serial_read().decode()).group(1))
-    except EmulatorError as e:
-        raise BuildError(f"cannot measure the stack: {e}") from None
+    image = Path(hex_path).read_bytes()
+    if image not in _stack_free:
+        try:
+            with Emulator(hex_path) as emu:
+                emu.run_until_ready()
+                emu.serial_write(STACK_RUN + "\n")
+                if not emu.run_until_serial("end winner=", max_cycles=4_000_000_000):
+                    raise BuildError(f"the stack run did not finish in the emulator: {STACK_RUN}")
+                emu.serial_write("stack\n")
+                emu.run_until_serial(r"# stack free=\d+\n", regex=True)
+                _stack_free[image] = int(re.search(r"# stack free=(\d+)", emu.serial_read().decode()).group(1))
+        except EmulatorError as e:
+            raise BuildError(f"cannot measure the stack: {e}") from None
+    return _stack_free[image]
+
+
+def stack_report(hex_path: Path, stack_space: int) -> str:
+    """The stack's high-water mark as the build prints it; raises BuildError if fewer than
+    STACK_MARGIN bytes stay untouched."""
+    free = stack_free(hex_path)
     line = (f"stack: {stack_space - free:,} B used at most in a Hard-vs-Hard hand ({free:,} B never touched "
             f"between it and the search's table)")
     if free < STACK_MARGIN:

@@ -1,226 +1,17 @@
-"""Screenshots of the real firmware in the emulator, and a button-driven player for it.
+"""Screenshots of the real firmware in the emulator (`make screenshots`).
 
-`make screenshots` (``python -m generator.screenshots HEX OUT_DIR``) walks the
-menus with the buttons, plays a game as a person would and saves each screen
-as a PNG plus an animated GIF of one stage-1 trick at the normal speed. :class:`ButtonGame` is also
-what the UI tests use to play whole games through the buttons.
+``python -m generator.targets.screenshots HEX OUT_DIR`` walks the menus with
+the buttons, plays a game as a person would (:mod:`.buttons`) and saves each
+screen as a PNG plus an animated GIF of one stage-1 trick at the normal speed.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
-from ..codegen.protocol import MARK_TURN
-from ..engine.cards import SUITS, parse_card, suit_of
-from ..engine.display import suit_order
+from .buttons import ButtonGame, Device, button_game
 from .emulator import Backend, Emulator, EmulatorError, backend, save_gif
-from ..engine.game import play_game
-from ..ai.basic import GreedyPlayer
-from ..ai.players import HUMAN, seats
-from ..engine.rules import Variant
-
-# Screen ids the firmware writes to GPIOR0 on each change (enum Screen in firmware/app.cpp).
-SCREENS = ("title", "menu", "table", "pause", "hand_end", "game_over", "settings", "stats", "rules", "credits",
-           "deal", "auto")
-SCREEN = {name: i + 1 for i, name in enumerate(SCREENS)}
-# Main-menu entries in order; "continue" is listed only with a saved game.
-MENU = ("play", "continue", "deal", "settings", "stats", "rules", "credits")
-SETTINGS = ("game", "scoring", "target", "ai", "speed", "suits", "click", "sound")
-
-
-class Human(GreedyPlayer):
-    """The engine's stand-in for the person at the buttons: greedy choices, traced as the human."""
-
-    name = HUMAN
-
-
-class Device:
-    """An emulator with the firmware's screen changes followed through the GPIOR0 markers."""
-
-    def __init__(self, emu: Emulator) -> None:
-        self.emu = emu
-        self.screen = 0
-        self.menu_last: str | None = None  # the main menu's last choice, where its cursor starts
-        self.settings_row = 0  # where change_settings left the settings cursor (the firmware keeps it)
-        self.waiting = False  # the table began waiting for the person's card (MARK_TURN) since last asked
-        self.log = ""  # serial output consumed so far
-
-    def _follow(self) -> None:
-        for value, _ in self.emu.markers():
-            if value == MARK_TURN:
-                self.waiting = True
-            else:
-                self.screen = value
-
-    def run(self, frames: int) -> None:
-        assert self.emu.run_frames(frames) == frames, "the firmware stopped drawing"
-        self._follow()
-
-    def wait_turn(self, frames: int = 3000) -> None:
-        """Run until the table waits for the person's card (each wait is reported once)."""
-        for _ in range(frames):
-            if self.waiting:
-                self.waiting = False
-                return
-            self.run(1)
-        raise AssertionError(f"the table did not wait for the person's card within {frames} frames")
-
-    def tap(self, button: str, times: int = 1) -> None:
-        for _ in range(times):
-            self.emu.press(button)
-            self.run(3)
-            self.emu.release(button)
-            self.run(2)
-
-    def wait_screen(self, name: str, frames: int = 2000) -> None:
-        for _ in range(frames):
-            if self.screen == SCREEN[name]:
-                self.run(2)  # the frame that switched still shows the old screen
-                return
-            self.run(1)
-        raise AssertionError(f"no {name} screen after {frames} frames (at {SCREENS[self.screen - 1]})")
-
-    def wait_serial(self, text: str, max_cycles: int = 400_000_000, regex: bool = False) -> None:
-        assert self.emu.run_until_serial(text, regex=regex, max_cycles=max_cycles), f"no {text!r} on serial"
-        self._follow()
-
-    def read(self) -> str:
-        out = self.emu.serial_read().decode()
-        self.log += out
-        return out
-
-    def boot(self) -> None:
-        assert self.emu.run_until_ready(), "no ready line on serial"
-        self._follow()
-        self.read()
-        self.run(2)
-
-    def menu(self, item: str, has_save: bool = False) -> None:
-        """From the title or the menu, open a main-menu entry.
-
-        The menu's cursor starts on the entry chosen last (on Continue, or Play
-        without a save, the first time after power-on), so this remembers it too.
-        """
-        if self.screen != SCREEN["menu"]:
-            self.tap("A")
-            self.wait_screen("menu")
-        items = [m for m in MENU if m != "continue" or has_save]
-        want = self.menu_last or "continue"
-        at = items.index(want) if want in items else 0
-        self.tap("DOWN", (items.index(item) - at) % len(items))
-        self.tap("A")
-        self.menu_last = item
-
-    def change_settings(self, changes: dict[str, int]) -> None:
-        """In the settings screen, press RIGHT `n` times on each named row.
-
-        The cursor starts where it was left (the first row after power-on).
-        """
-        for name, n in changes.items():
-            self.tap("DOWN", (SETTINGS.index(name) - self.settings_row) % len(SETTINGS))
-            self.settings_row = SETTINGS.index(name)
-            self.tap("RIGHT", n)
-
-
-class ButtonGame:
-    """Plays seat 0 of the device's game with LEFT/RIGHT/A, picking the cards :class:`Human` picks.
-
-    The engine plays the same game first (same seed and variant, :class:`Human`
-    against the device's opponent); its trace says which card seat 0 plays in
-    each trick. The device keeps a hand's trace back until the hand is over,
-    so each press waits for the table's turn marker (MARK_TURN), and the
-    whole hand's trace is compared when it arrives. The cursor is followed as
-    the device moves it: it starts each turn on the card last played from if
-    that may be played, else on the leftmost card that may.
-    """
-
-    def __init__(self, device: Device, style: str = "alternate", clicks: int = 1) -> None:
-        self.dev = device
-        self.style = style
-        self.clicks = clicks  # A presses to play a card: 2 with single-click play off
-
-    def start(self, hand: int = 1) -> None:
-        """After Play (or Continue at `hand`): read the game header, play the game in the engine."""
-        if "game " not in self.dev.log:  # a continued game's header came before
-            self.dev.wait_serial("game ")
-            self.dev.read()
-        header = next(line for line in self.dev.log.splitlines() if line.startswith("game "))
-        fields = dict(kv.split("=") for kv in header.split()[2:])
-        self.seed = int(fields["seed"])
-        self.variant = Variant.make(int(fields["deck"]), fields["scoring"], int(fields["target"]))
-        self.want = play_game(self.seed, self.variant, seats(self.seed, (Human(), fields["p1"]))).lines
-        self.hand = hand
-        self._new_hand()
-
-    def _new_hand(self) -> None:
-        first = self.want.index(next(x for x in self.want if x.startswith(f"hand {self.hand} ")))
-        end = next(i for i in range(first, len(self.want)) if self.want[i].startswith("score "))
-        self.lines = self.want[first:end]
-        self.held = {parse_card(c) for c in self.lines[1].split()[1:]}
-        self.trump = SUITS.index(self.lines[4].split()[1])
-        self.selected = 0
-        self.next = 5  # the next trick line
-
-    def order(self) -> list[int]:
-        """Seat 0's hand as the device shows it."""
-        return [c for s in suit_order(self.trump, self.style) for c in sorted(self.held, reverse=True)
-                if suit_of(c) == s]
-
-    def aim(self, lead: int | None) -> list[int]:
-        """The hand in order, with the cursor put where the device puts it when the turn begins."""
-        order = self.order()
-        follow = lead is not None and any(suit_of(c) == suit_of(lead) for c in order)
-        legal = [not follow or suit_of(c) == suit_of(lead) for c in order]
-        if not (self.selected < len(order) and legal[self.selected]):
-            self.selected = legal.index(True)
-        return order
-
-    def play_hand(self, tricks: int | None = None) -> None:
-        """Play on to the end of the hand (or `tricks` more tricks) through the buttons."""
-        stop = len(self.lines) if tricks is None else min(len(self.lines), self.next + tricks)
-        while self.next < stop:
-            line = self.lines[self.next]
-            parts = line.split()
-            card = parse_card(parts[2][2:] if parts[2].startswith("0:") else parts[3][2:])
-            lead = None if parts[2].startswith("0:") else parse_card(parts[2][2:])
-            self.dev.wait_turn()
-            order = self.aim(lead)
-            self.dev.tap("RIGHT", (order.index(card) - self.selected) % len(order))
-            self.dev.tap("A", self.clicks)
-            # the device clamps its selection to the hand left right after the card is played
-            left = len(order) - 1 + (1 if parts[3].startswith("0:") and "take=" in line else 0)
-            self.selected = min(order.index(card), max(left - 1, 0))
-            self.held.discard(card)
-            for key in ("take", "draw"):
-                m = re.search(rf" {key}=0:(\S+)", line)
-                if m:
-                    self.held.add(parse_card(m.group(1)))
-            self.next += 1
-
-    def finish_hand(self) -> bool:
-        """After the last trick: the hand's trace, then through the scoreboard; True when the game is over."""
-        self.dev.wait_serial("score ")
-        self.dev.wait_screen("hand_end")
-        self.dev.read()
-        over = "end winner=" in self.dev.log
-        self.dev.tap("A")
-        if over:
-            self.dev.wait_screen("game_over")
-        else:
-            self.hand += 1
-            self._new_hand()
-        return over
-
-    def play_game(self) -> None:
-        while True:
-            self.play_hand()
-            if self.finish_hand():
-                return
-
-    def device_lines(self) -> list[str]:
-        return [line for line in self.dev.log.splitlines() if line and not line.startswith("#")]
 
 
 def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
@@ -270,13 +61,9 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
         shot(dev, "stats")
 
     # one stage-1 trick at the normal speed, from the card played to the draw (avr8js records frames)
-    with Emulator(hex_path, adc_seed=5) as emu:
-        dev = Device(emu)
-        dev.boot()
-        dev.menu("play")
-        game = ButtonGame(dev)
-        game.start()
+    with button_game(hex_path, adc_seed=5) as game:
         game.play_hand(tricks=2)
+        emu = game.dev.emu
         pictures = [emu.screen()] + emu.play(150, record=True)
         gif = out / "trick.gif"
         save_gif(pictures, gif, frame_ms=20, scale=scale)

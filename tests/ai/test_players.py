@@ -57,6 +57,7 @@ def host(tmp_path_factory) -> Path:
 PAIRS = [(a, b) for a in AI_PLAYERS for b in ("random", "greedy", "original", "hard")] + [("greedy", "hard")]
 
 
+@pytest.mark.xdist_group("host_core")  # one worker: the host core is compiled once
 @pytest.mark.parametrize("deck", [52, 28])
 def test_host_core_plays_like_the_engine_with_the_same_node_counts(host, deck):
     """Every AI in both seats, 12 seeds per pair, every scoring: traces and node counts match."""

@@ -12,6 +12,7 @@ from generator.engine.game import play_game
 from generator.codegen.protocol import ERRORS, play_command
 from generator.engine.rules import SCORINGS, Variant
 
+pytestmark = pytest.mark.xdist_group("test_codegen")  # one worker: the host core is compiled once
 HOST = Path(__file__).parents[1] / "host" / "trace_host.cpp"
 ROOT = Path(__file__).parents[2]
 SEEDS = 1000

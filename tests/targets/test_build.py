@@ -23,6 +23,9 @@ from PIL import Image
 from generator.targets.package import BuildError, size_report
 
 ROOT = Path(__file__).resolve().parents[2]
+# One pytest-xdist worker runs the whole module, in order, so each module fixture (the second
+# build, the sketches) is made once.
+pytestmark = pytest.mark.xdist_group("test_build")
 needs_avr = pytest.mark.skipif(shutil.which("avr-gcc") is None,
                                reason="avr-gcc not installed: apt-get install gcc-avr avr-libc binutils-avr arduino-core-avr")
 
@@ -33,27 +36,23 @@ def whist(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, str]]:
-    """Two complete builds in separate directories: (dist dir, stdout) each."""
-    done = []
-    for name in ("a", "b"):
-        out = tmp_path_factory.mktemp(name)
-        result = whist("build", "--out", str(out / "build"), "--dist", str(out / "dist"))
-        assert result.returncode == 0, result.stderr
-        done.append((out / "dist", result.stdout))
-    return done
+def cli_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A second complete build by the `whist build` command, as `make hex` runs it: (dist dir, stdout)."""
+    out = tmp_path_factory.mktemp("again")
+    result = whist("build", "--out", str(out / "build"), "--dist", str(out / "dist"))
+    assert result.returncode == 0, result.stderr
+    return out / "dist", result.stdout
 
 
 @needs_avr
-def test_build_is_reproducible(builds: list[tuple[Path, str]]) -> None:
-    (a, _), (b, _) = builds
+def test_build_is_reproducible(firmware_dist: Path, cli_build: tuple[Path, str]) -> None:
     for name in ("Whist.hex", "Whist.arduboy"):
-        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+        assert (firmware_dist / name).read_bytes() == (cli_build[0] / name).read_bytes(), name
 
 
 @needs_avr
-def test_size_report_is_printed(builds: list[tuple[Path, str]]) -> None:
-    out = builds[0][1]
+def test_size_report_is_printed(cli_build: tuple[Path, str]) -> None:
+    out = cli_build[1]
     assert "flash " in out and "/ 27,648 B" in out and "static RAM " in out and "/ 1,900 B" in out
     assert re.search(r"largest 20 items .*\n( +[\d,]+ B (flash|RAM ) +\S.*\n){20}", out)
     assert re.search(r"stack: [\d,]+ B used at most .* \([\d,]+ B never touched between it and the search's table\)",
@@ -62,14 +61,13 @@ def test_size_report_is_printed(builds: list[tuple[Path, str]]) -> None:
 
 
 @needs_avr
-def test_arduboy_package(builds: list[tuple[Path, str]]) -> None:
-    dist = builds[0][0]
-    with zipfile.ZipFile(dist / "Whist.arduboy") as z:
+def test_arduboy_package(firmware_dist: Path) -> None:
+    with zipfile.ZipFile(firmware_dist / "Whist.arduboy") as z:
         names = z.namelist()
         assert names == sorted(names) == ["LICENSE.txt", "Whist.hex", "banner.png", "info.json"]
         assert all(i.date_time == (1980, 1, 1, 0, 0, 0) for i in z.infolist())
         info = json.loads(z.read("info.json"))
-        assert z.read("Whist.hex") == (dist / "Whist.hex").read_bytes()
+        assert z.read("Whist.hex") == (firmware_dist / "Whist.hex").read_bytes()
         assert z.read("LICENSE.txt") == (ROOT / "LICENSE").read_bytes()
         banner = Image.open(io.BytesIO(z.read("banner.png")))
     for key in ("schemaVersion", "title", "version", "author", "description", "date", "genre", "url",
@@ -83,9 +81,8 @@ def test_arduboy_package(builds: list[tuple[Path, str]]) -> None:
 
 
 @needs_avr
-def test_size_command(builds: list[tuple[Path, str]], tmp_path: Path) -> None:
-    elf = builds[0][0].parent / "build" / "avr" / "Whist.elf"
-    result = whist("size", str(elf))
+def test_size_command(firmware_elf: Path) -> None:
+    result = whist("size", str(firmware_elf))
     assert result.returncode == 0 and result.stdout.startswith("largest 20 items")
     assert "B flash  main\n" in result.stdout and "B RAM    hw::frame\n" in result.stdout
     assert result.stdout.splitlines()[-1].startswith("flash ")
@@ -174,10 +171,10 @@ def test_display_and_buttons(boot_hex: Path) -> None:
 
 @needs_avr
 @needs_emulator
-def test_game_boots_to_the_title_art(builds: list[tuple[Path, str]]) -> None:
+def test_game_boots_to_the_title_art(firmware_hex: Path) -> None:
     from generator.targets.emulator import Emulator, frame_to_image
 
-    with Emulator(builds[0][0] / "Whist.hex") as emu:
+    with Emulator(firmware_hex) as emu:
         assert emu.run_until_ready()
         emu.run_ms(100)
         assert frame_to_image(emu.screen()).tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
@@ -382,21 +379,20 @@ def test_sound_plays_a_melody_and_obeys_the_flag(sketch_hex: Callable[[str, str]
 
 
 @needs_avr
-def test_the_screen_buffer_is_the_last_static_data(firmware_hex: Path) -> None:
+def test_the_screen_buffer_is_the_last_static_data(firmware_elf: Path) -> None:
     """The search's table runs on from hw::frame into the free RAM: nothing static may follow the buffer."""
     from generator.targets import package
 
-    elf = firmware_hex.parents[1] / "build" / "avr" / "Whist.elf"
-    package.check_screen_last(elf)
+    package.check_screen_last(firmware_elf)
     with pytest.raises(BuildError, match="not the last static data"):
-        package.check_screen_last(elf, "_ZN2hw10frameCountE")
+        package.check_screen_last(firmware_elf, "_ZN2hw10frameCountE")
 
 
 @needs_avr
-def test_stack_high_water_mark_is_measured_and_checked(firmware_hex: Path, monkeypatch) -> None:
+def test_stack_high_water_mark_is_measured_and_checked(firmware_hex: Path, firmware_elf: Path, monkeypatch) -> None:
     from generator.targets import package
 
-    _, ram = package.elf_size(firmware_hex.parents[1] / "build" / "avr" / "Whist.elf")
+    _, ram = package.elf_size(firmware_elf)
     space = package.RAM - ram - package.TABLE_ABOVE  # what the build gives the stack
     line = package.stack_report(firmware_hex, space)
     used, free = (int(x.replace(",", "")) for x in re.findall(r"([\d,]+) B", line))

@@ -51,9 +51,10 @@ from generator.engine.rules import SCORINGS  # noqa: E402
 from generator.targets import crosstest, projectabe as pabe  # noqa: E402
 from generator.targets.emulator import Backend, Emulator, EmulatorError, backend  # noqa: E402
 from test_emulator import build  # noqa: E402,F401 (the fixture sketches' builder)
-from test_ui import SYSTEM, device, fuzz  # noqa: E402
+from generator.targets.buttons import booted  # noqa: E402
+from test_ui import SYSTEM, fuzz  # noqa: E402
 
-CI_GAMES = 40  # every deck, scoring, target and seating; `make crosstest EMULATOR=projectabe` runs 1,000
+CI_GAMES = 25  # every deck, scoring, target and seating; `make crosstest EMULATOR=projectabe` runs 1,000
 
 
 def test_ci_subset_matches_the_engine_in_projectabe(firmware_hex, projectabe):
@@ -68,7 +69,7 @@ def test_ci_subset_matches_the_engine_in_projectabe(firmware_hex, projectabe):
 
 def test_fuzz_in_projectabe_leaves_an_eeprom_image_both_emulators_read_alike(firmware_hex, projectabe):
     blank = SYSTEM + b"\xff" * 1008
-    with device(firmware_hex, blank, backend=projectabe) as dev:  # a saved setting to start from
+    with booted(firmware_hex, eeprom=blank, backend=projectabe) as dev:  # a saved setting to start from
         dev.menu("settings")
         dev.wait_screen("settings")
         dev.change_settings({"game": 1, "speed": 1})
@@ -81,7 +82,7 @@ def test_fuzz_in_projectabe_leaves_an_eeprom_image_both_emulators_read_alike(fir
     assert image[:16] == SYSTEM and image != blank
     screens = []
     for chosen in (projectabe, None):  # the image is kept and shown alike by both emulators
-        with device(firmware_hex, image, backend=chosen) as dev:
+        with booted(firmware_hex, eeprom=image, backend=chosen) as dev:
             dev.menu("settings")
             dev.wait_screen("settings")
             assert dev.emu.eeprom == image

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import re
-from contextlib import contextmanager
 
 import pytest
 
@@ -19,8 +18,8 @@ from generator.ai.players import seats
 from generator.codegen.protocol import ERRORS, play_command
 from generator.engine.game import play_game
 from generator.engine.rules import Variant
-from generator.targets.emulator import CYCLES_PER_MS, Emulator
-from generator.targets.screenshots import SCREEN, Device
+from generator.targets.emulator import CYCLES_PER_MS
+from generator.targets.buttons import SCREEN, Device, booted
 
 pytestmark = needs_firmware
 
@@ -54,14 +53,6 @@ def backend(request):
     return request.getfixturevalue("projectabe") if request.param == "projectabe" else None
 
 
-@contextmanager
-def booted(hex_path, backend=None, eeprom: bytes | None = None):
-    with Emulator(hex_path, eeprom=eeprom, backend=backend) as emu:
-        dev = Device(emu)
-        dev.boot()
-        yield dev
-
-
 def run_frames(dev: Device, frames: int, until: str | None = None, pictures: set | None = None) -> str:
     """Run frame by frame, failing on any gap over MAX_GAP; stop early once `until` is in the output.
     Returns the serial output; each frame's picture goes into `pictures` if given."""
@@ -93,7 +84,7 @@ def stack_reply(dev: Device) -> dict[str, int]:
 
 def test_bursts_of_any_bytes_are_answered_line_by_line(firmware_hex, backend):
     """Each burst of the issue in turn: one answer a line, frames all along; then a game, traced exactly."""
-    with booted(firmware_hex, backend) as dev:
+    with booted(firmware_hex, backend=backend) as dev:
         for burst in BURSTS:
             dev.emu.serial_write(burst)
             out = run_frames(dev, 200, until="\n" * burst.count(b"\n"))
@@ -126,7 +117,7 @@ def test_all_the_bursts_at_once_then_a_game(firmware_hex):
 
 
 def test_the_screen_keeps_moving_on_the_table_during_a_burst(firmware_hex, backend):
-    with booted(firmware_hex, backend) as dev:
+    with booted(firmware_hex, backend=backend) as dev:
         dev.emu.serial_write(GAME + "\n")
         out = run_frames(dev, 300, until="trick 1 ")
         pictures: set[bytes] = set()
@@ -164,7 +155,7 @@ def test_a_host_that_stops_reading_costs_the_game_nothing(firmware_hex):
 
 def test_serial_play_cannot_take_over_a_persons_game(firmware_hex, backend):
     other = play_command(9, VARIANT, "greedy", "greedy", fast=False)
-    with booted(firmware_hex, backend) as dev:
+    with booted(firmware_hex, backend=backend) as dev:
         dev.menu("play")
         dev.wait_screen("table")
         for screen, button in (("table", "UP"), ("pause", None)):

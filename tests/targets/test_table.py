@@ -13,8 +13,8 @@ import re
 
 from conftest import needs_firmware
 from generator.engine.cards import parse_card, suit_of
-from generator.targets.emulator import Emulator, frame_to_image
-from generator.targets.screenshots import ButtonGame, Device
+from generator.targets.buttons import button_game
+from generator.targets.emulator import frame_to_image
 
 pytestmark = needs_firmware
 
@@ -44,12 +44,8 @@ def corner_ink(picture: bytes, i: int, n: int) -> float:
 
 
 def test_a_hand_on_the_buttons_reads_as_a_player_expects(firmware_hex):
-    with Emulator(firmware_hex, adc_seed=3) as emu:
-        dev = Device(emu)
-        dev.boot()
-        dev.menu("play")
-        game = ButtonGame(dev)
-        game.start()
+    with button_game(firmware_hex, adc_seed=3) as game:
+        dev, emu = game.dev, game.dev.emu
         header = dev.log
         checks = {"buffered": 0, "cursor": 0, "message": 0, "marked": 0}
         while game.next < len(game.lines):

@@ -9,35 +9,23 @@ stats, the demo, and random-button fuzzing with the stack's high-water mark.
 
 from __future__ import annotations
 
-import os
 import random
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pytest
 
 from conftest import needs_firmware
-from generator.targets.emulator import Emulator, frame_to_image
+from generator.targets.emulator import frame_to_image
 from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
-from generator.targets.screenshots import SCREEN, SCREENS, SETTINGS, ButtonGame, Device
+from generator.targets.buttons import SCREEN, SCREENS, SETTINGS, ButtonGame, Device, booted, button_game
 
 pytestmark = needs_firmware
-# the long runs: `make longtest` sets WHIST_LONGTEST=1
-longtest = [pytest.mark.slow, pytest.mark.skipif(not os.environ.get("WHIST_LONGTEST"), reason="make longtest")]
 
 # A system area as a real Arduboy might have it (flags, audio on, unit id and name).
 SYSTEM = bytes([0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00]) + b"\x12\x34Whist!"
 AUDIO = 2  # the system audio flag, which the Sound setting is
 ROW_TOP, ROW_H = 9, 7  # settings rows (firmware/screens.cpp)
-
-
-@contextmanager
-def device(hex_path, eeprom: bytes | None = None, adc_seed: int = 1, backend=None):
-    with Emulator(hex_path, eeprom=eeprom, adc_seed=adc_seed, backend=backend) as emu:
-        dev = Device(emu)
-        dev.boot()
-        yield dev
 
 
 def changed_rows(a: bytes, b: bytes) -> set[int]:
@@ -59,7 +47,7 @@ def stack_free(dev: Device) -> int:
 
 def settings_screen(hex_path, eeprom: bytes) -> tuple[bytes, bytes]:
     """The settings screen after booting with this EEPROM, and the EEPROM after looking."""
-    with device(hex_path, eeprom) as dev:
+    with booted(hex_path, eeprom=eeprom) as dev:
         dev.menu("settings")
         dev.wait_screen("settings")
         return dev.emu.screen(), dev.emu.eeprom
@@ -67,7 +55,7 @@ def settings_screen(hex_path, eeprom: bytes) -> tuple[bytes, bytes]:
 
 def test_every_setting_changes_and_survives_a_power_cycle(firmware_hex):
     image = SYSTEM + b"\xff" * 1008
-    with device(firmware_hex, image) as dev:
+    with booted(firmware_hex, eeprom=image) as dev:
         dev.menu("settings")
         dev.wait_screen("settings")
         for row in range(len(SETTINGS)):
@@ -87,7 +75,7 @@ def test_every_setting_changes_and_survives_a_power_cycle(firmware_hex):
     assert saved[AUDIO] == 0
     assert saved[:AUDIO] + saved[AUDIO + 1:16] == image[:AUDIO] + image[AUDIO + 1:16]
 
-    with device(firmware_hex, saved) as dev:  # power cycle
+    with booted(firmware_hex, eeprom=saved) as dev:  # power cycle
         dev.menu("settings")
         dev.wait_screen("settings")
         assert dev.emu.screen() == changed
@@ -104,7 +92,7 @@ def test_every_setting_changes_and_survives_a_power_cycle(firmware_hex):
 
 
 def test_the_settings_cursor_is_where_it_was_left(firmware_hex):
-    with device(firmware_hex, SYSTEM + b"\xff" * 1008) as dev:
+    with booted(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008) as dev:
         dev.menu("settings")
         dev.wait_screen("settings")
         dev.tap("DOWN", 2)  # the target
@@ -121,7 +109,7 @@ def test_a_corrupt_or_erased_save_gives_the_defaults(firmware_hex):
     erased = SYSTEM + b"\xff" * 1008
     defaults, after = settings_screen(firmware_hex, erased)
     assert after == erased  # looking writes nothing
-    with device(firmware_hex, erased) as dev:  # a valid settings block, then damaged
+    with booted(firmware_hex, eeprom=erased) as dev:  # a valid settings block, then damaged
         dev.menu("settings")
         dev.tap("RIGHT")
         valid = dev.emu.eeprom
@@ -145,13 +133,9 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
     """Small Whist to 10 at fast speed, then the stats and their reset; in both emulators."""
     backend = request.getfixturevalue("projectabe") if emulator == "projectabe" else None
     image = SYSTEM + b"\xff" * 1008
-    with device(firmware_hex, image, adc_seed=11, backend=backend) as dev:
-        dev.menu("settings")
-        dev.change_settings({"game": 1, "speed": 1})
-        dev.tap("B")
-        dev.menu("play")
-        game = ButtonGame(dev)
-        game.start()
+    with button_game(firmware_hex, eeprom=image, adc_seed=11, backend=backend,
+                     settings={"game": 1, "speed": 1}) as game:
+        dev = game.dev
         game.play_game()
         assert dev.screen == SCREEN["game_over"]
         assert game.device_lines() == game.want
@@ -174,13 +158,8 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
 
 
 def test_a_new_game_over_a_saved_one_asks_first(firmware_hex):
-    with device(firmware_hex, adc_seed=4) as dev:
-        dev.menu("settings")
-        dev.change_settings({"game": 1, "speed": 1, "target": 1})
-        dev.tap("B")
-        dev.menu("play")
-        game = ButtonGame(dev)
-        game.start()
+    with button_game(firmware_hex, adc_seed=4, settings={"game": 1, "speed": 1, "target": 1}) as game:
+        dev = game.dev
         game.play_hand()
         assert not game.finish_hand()  # saved at the end of hand 1
         dev.tap("UP")
@@ -195,20 +174,15 @@ def test_a_new_game_over_a_saved_one_asks_first(firmware_hex):
 
 
 def test_a_game_continues_after_power_off(firmware_hex):
-    with device(firmware_hex, adc_seed=4) as dev:
-        dev.menu("settings")
-        dev.change_settings({"game": 1, "speed": 1})
-        dev.tap("B")
-        dev.menu("play")
-        game = ButtonGame(dev)
-        game.start()
+    with button_game(firmware_hex, adc_seed=4, settings={"game": 1, "speed": 1}) as game:
+        dev = game.dev
         game.play_hand()
         assert not game.finish_hand()  # now in hand 2, saved at the end of hand 1
         game.play_hand(tricks=2)
         image = dev.emu.eeprom
         header = game.want[0]
 
-    with device(firmware_hex, image) as dev:
+    with booted(firmware_hex, eeprom=image) as dev:
         dev.tap("A")
         dev.wait_screen("menu")
         dev.tap("A")  # Continue: listed first and selected
@@ -223,7 +197,7 @@ def test_a_game_continues_after_power_off(firmware_hex):
 
 
 def test_a_deal_number_replays_that_deal(firmware_hex):
-    with device(firmware_hex) as dev:
+    with booted(firmware_hex) as dev:
         dev.menu("deal")
         dev.wait_screen("deal")
         dev.tap("UP", 2)  # last digit: 2
@@ -246,7 +220,7 @@ def test_a_deal_number_replays_that_deal(firmware_hex):
 
 
 def test_the_demo_starts_on_an_idle_title_and_stops_at_a_button(firmware_hex):
-    with device(firmware_hex) as dev:
+    with booted(firmware_hex) as dev:
         dev.run(590)
         assert dev.screen == SCREEN["title"]
         dev.wait_screen("auto", 30)
@@ -257,7 +231,7 @@ def test_the_demo_starts_on_an_idle_title_and_stops_at_a_button(firmware_hex):
 
 
 def test_rules_in_pages_and_credits_show(firmware_hex):
-    with device(firmware_hex) as dev:
+    with booted(firmware_hex) as dev:
         dev.menu("rules")
         dev.wait_screen("rules")
         first = dev.emu.screen()
@@ -286,7 +260,7 @@ def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex, after):
     """Hard's stage-1 search plays out every candidate over its worlds (about 0.5 s a card on the
     52-card pack); seed 1's first stage-2 moves take it most of its work budget."""
     max_gap = 40 * 16_000  # cycles: a frame is due every 16 ms; the search looks after every rollout or 128 work units (about 3 ms)
-    with device(firmware_hex) as dev:
+    with booted(firmware_hex) as dev:
         dev.read()
         dev.emu.serial_write("play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0\n")
         dev.wait_serial(f"trick {after} ", max_cycles=1_000_000_000)  # each trick paced: about 1.7 s
@@ -333,7 +307,7 @@ def fuzz(hex_path, frames: int, seed: int, backend=None, images: list[bytes] | N
     appends the EEPROM to `images`)."""
     rng = random.Random(seed)
     run = FuzzRun()
-    with device(hex_path, start, adc_seed=seed, backend=backend) as dev:
+    with booted(hex_path, eeprom=start, adc_seed=seed, backend=backend) as dev:
         while run.frames < frames:
             name = SCREENS[dev.screen - 1] if dev.screen else "title"
             weights = FUZZ_WEIGHTS.get(name, FUZZ_OTHER)
@@ -363,14 +337,24 @@ def fuzz(hex_path, frames: int, seed: int, backend=None, images: list[bytes] | N
     return run
 
 
+def fast_small_whist(hex_path) -> bytes:
+    """An EEPROM image with Small Whist at the fast speed saved: fuzzing from it finishes hands sooner."""
+    with booted(hex_path, eeprom=SYSTEM + b"\xff" * 1008) as dev:
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        dev.change_settings({"game": 1, "speed": 1})
+        return dev.emu.eeprom
+
+
 def test_fuzz_random_buttons(firmware_hex):
-    run = fuzz(firmware_hex, 10_000, seed=1)
+    """A short run (`make longtest` fuzzes 100,000 frames from the default settings in both emulators)."""
+    run = fuzz(firmware_hex, 4_000, seed=1, start=fast_small_whist(firmware_hex))
     assert run.hands >= 2
+    assert {"table", "pause", "hand_end"} <= run.screens
     assert run.stack_free > 64
 
 
-@longtest[0]
-@longtest[1]
+@pytest.mark.slow
 @pytest.mark.parametrize("emulator", ["avr8js", "projectabe"])
 def test_fuzz_100k_frames(firmware_hex, emulator, request):
     backend = request.getfixturevalue("projectabe") if emulator == "projectabe" else None
@@ -380,14 +364,11 @@ def test_fuzz_100k_frames(firmware_hex, emulator, request):
     assert run.stack_free > 64
 
 
-@longtest[0]
-@longtest[1]
+@pytest.mark.slow
 def test_a_classic_game_with_the_buttons_matches_the_engine(firmware_hex):
     """The default settings (Classic 52, last 13, to 10) at normal speed."""
-    with device(firmware_hex, SYSTEM + b"\xff" * 1008, adc_seed=9) as dev:
-        dev.menu("play")
-        game = ButtonGame(dev)
-        game.start()
+    with button_game(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=9) as game:
+        dev = game.dev
         game.play_game()
         assert dev.screen == SCREEN["game_over"]
         assert game.device_lines() == game.want
