@@ -76,7 +76,7 @@ class HandState:
 
     __slots__ = (
         "deck", "scoring", "deal", "trump", "mode", "hands", "stock", "pos",
-        "leader", "lead", "played", "taken", "drawn", "won", "history",
+        "leader", "lead", "played", "taken", "drawn", "won", "history", "seen",
     )
 
     def __init__(self, deck: Deck, scoring: Scoring, deal: Deal) -> None:
@@ -95,6 +95,9 @@ class HandState:
         self.drawn = [0, 0]
         self.won = [[0, 0], [0, 0]]  # [stage-1][player]
         self.history: list[Trick] = []
+        # each seat's view of ``history`` (the opponent's draws hidden), one new tuple per trick,
+        # so an observation takes it as it is instead of rebuilding it at every decision
+        self.seen: list[tuple[Trick, ...]] = [(), ()]
 
     # -- queries ------------------------------------------------------------
     @property
@@ -123,25 +126,26 @@ class HandState:
         return list(cards_of(self.legal_mask()))
 
     def observation(self, player: int) -> Observation:
-        up = self.stock[self.pos] if self.pos < len(self.stock) else -1
-        opp = 1 - player
-        return Observation(
-            player=player,
-            deck=self.deck,
-            trump=self.trump,
-            mode=self.mode,
-            hand=self.hands[player],
-            upcard=up,
-            stock_left=self.stock_left,
-            leader=self.leader,
-            lead=self.lead,
-            played=self.played,
-            opp_taken=self.taken[opp] & ~self.played,
-            drawn=self.drawn[player],
-            tricks=(tuple(self.won[0]), tuple(self.won[1])),
-            trick_number=self.trick_number,
-            scoring=self.scoring,
-            history=tuple(t._replace(draw=-1) if t.winner == player and t.draw >= 0 else t for t in self.history),
+        """What ``player`` may know now; constant work, whatever the trick."""
+        stock, pos, played = self.stock, self.pos, self.played
+        won = self.won
+        return Observation(  # positional: three times faster than keywords, in the field order
+            player,
+            self.deck,
+            self.trump,
+            self.mode,
+            self.hands[player],
+            stock[pos] if pos < len(stock) else -1,  # upcard
+            len(stock) - pos,  # stock_left
+            self.leader,
+            self.lead,
+            played,
+            self.taken[1 - player] & ~played,  # opp_taken
+            self.drawn[player],
+            ((won[0][0], won[0][1]), (won[1][0], won[1][1])),  # tricks
+            len(self.history) + 1,  # trick_number
+            self.scoring,
+            self.seen[player],  # history
         )
 
     # -- moves --------------------------------------------------------------
@@ -170,6 +174,13 @@ class HandState:
             self.drawn[1 - winner] |= 1 << draw
         trick = Trick(len(self.history) + 1, leader, lead, c, winner, take, draw)
         self.history.append(trick)
+        seen = self.seen
+        if draw >= 0:  # the winner did not see the loser's draw
+            seen[winner] += (trick._replace(draw=-1),)
+            seen[1 - winner] += (trick,)
+        else:
+            seen[0] += (trick,)
+            seen[1] += (trick,)
         self.leader = winner
         self.lead = -1
         return trick
