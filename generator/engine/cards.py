@@ -37,6 +37,9 @@ def suit_mask(suit: int) -> int:
     return SUIT_MASK_BITS << (RANKS_PER_SUIT * suit)
 
 
+SUIT_MASKS = tuple(suit_mask(s) for s in range(4))  # suit_mask() looked up, for the engine's every decision
+
+
 NAMES = tuple(r + s for s in SUITS for r in RANKS)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import RANKS_PER_SUIT, SUIT_MASK_BITS, Deck, cards_of, mask_of
+from .cards import RANKS_PER_SUIT, SUIT_MASKS, Deck, cards_of, mask_of
 from .rules import HIGH, Deal, Scoring, mode_of, trick_winner
 
 
@@ -124,8 +124,7 @@ class HandState:
         if lead < 0:
             return self.hands[self.leader]
         hand = self.hands[1 - self.leader]
-        # suit_mask(suit_of(lead)) written out: this runs twice a decision
-        return hand & (SUIT_MASK_BITS << RANKS_PER_SUIT * (lead // RANKS_PER_SUIT)) or hand
+        return hand & SUIT_MASKS[lead // RANKS_PER_SUIT] or hand
 
     def legal_actions(self) -> list[int]:
         return list(cards_of(self.legal_mask()))
