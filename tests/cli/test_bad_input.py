@@ -22,6 +22,7 @@ from click.testing import CliRunner
 
 from conftest import emulator_args
 from generator.cli import main
+from generator.targets.emulator import AVR8JS
 
 ROOT = Path(__file__).resolve().parents[2]
 HEX = ROOT / "distributable" / "Whist.hex"
@@ -210,6 +211,23 @@ def test_a_bad_hex_is_the_same_one_line_in_each_emulator(tmp, command, name, eac
     check_one_error(r.exit_code, r.stderr, r.exception)
     last = r.stderr.strip().splitlines()[-1]
     assert last == f"error: {path}: the emulator cannot run it ({BAD_HEX[name]}); give a .hex built by 'make hex'"
+
+
+# The other emulate and crosstest cases, which name no emulator: ProjectABE's answer is avr8js's.
+OTHER_EMULATOR_CASES = [c for c in CASES if c[0] in ("emulate", "crosstest") and "--emulator" not in c
+                        and not any(a.endswith(tuple(BAD_HEX)) for a in c)]
+
+
+@needs_node
+@pytest.mark.parametrize("args", OTHER_EMULATOR_CASES, ids=[" ".join(c)[:60] for c in OTHER_EMULATOR_CASES])
+def test_projectabe_gives_the_one_line_avr8js_gives(tmp, args, projectabe):
+    lines = []
+    for chosen in (AVR8JS, projectabe):
+        argv = [a.replace("{tmp}", str(tmp)) for a in args] + emulator_args(chosen)
+        r = CliRunner().invoke(main, argv, input="")
+        check_one_error(r.exit_code, r.stderr, r.exception)
+        lines.append(r.stderr.strip().splitlines()[-1])
+    assert lines[0] == lines[1]
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
