@@ -89,6 +89,19 @@ def projectabe():
         pytest.skip(f"ProjectABE tests skipped: {e}")
 
 
+@pytest.fixture(params=("avr8js", "projectabe"))
+def each_emulator(request):
+    """Each emulator back-end in turn, for what must hold in both; ProjectABE's skipped, with why, without its build."""
+    from generator.targets.emulator import AVR8JS
+
+    return AVR8JS if request.param == "avr8js" else request.getfixturevalue("projectabe")
+
+
+def emulator_args(chosen) -> list[str]:
+    """The command-line options that pick this back-end."""
+    return ["--emulator", chosen.name] + (["--projectabe", str(chosen.projectabe)] if chosen.projectabe else [])
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked ``slow`` run only in `make longtest` (WHIST_LONGTEST=1). The emulator and
     build tests come first: the longest start early, so that pytest-xdist's workers finish

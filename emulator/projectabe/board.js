@@ -12,6 +12,8 @@
 // instruction (what ProjectABE's breakpoints do).
 import { readBuild, loadModules, BuildError } from './bundle.js';
 import { FakeElement, makeBrowser } from './browser.js';
+import { parseHex } from '../src/hex.js';
+import { FLASH_BYTES } from '../src/atmega32u4.js';
 
 export const CLOCK_HZ = 16_000_000;
 export const SLICE_CYCLES = 216_000; // 13.5 ms: Atcore.update()'s fixed step
@@ -19,6 +21,11 @@ const GPIOR0 = 0x3e; // data address: the marker register (docs/emulator.md)
 const RUNNING = 1; // arduboy.js state once the core is set up
 const PARTS = new Set(['SCREEN', 'BTN', 'LED', 'SOUND', 'W25Q64']); // PAUSE and Debugger are web UI
 const BUTTON_IDS = { UP: 'Up', DOWN: 'Down', LEFT: 'Left', RIGHT: 'Right', A: 'A', B: 'B' };
+// Host input waiting in endpoint 0's 64-byte FIFO, at most. Every endpoint
+// aliases endpoint 0 in ProjectABE, so the Arduino core counts unread input as
+// output already queued: with 64 bytes waiting, each Serial.write waits 250 ms
+// and drops its bytes. 32 leave room for output.
+const INPUT_IN_FIFO = 32;
 
 /** The elements inside Sim.html's Arduboy (data-inject="arduboy"), in document order. */
 export function parseSim(html) {
@@ -109,6 +116,9 @@ export class ProjectABEBoard {
     if (usb !== 'minimal') {
       throw new Error(`ProjectABE has one USB host (SET_CONFIGURATION, SET_CONTROL_LINE_STATE): usb must be "minimal", not ${JSON.stringify(usb)}`);
     }
+    // The check the avr8js harness makes: ProjectABE would run any bytes, and its
+    // core can spin for ever on code that is not code.
+    parseHex(hexText, FLASH_BYTES);
     this.build = build ?? readBuild(dir, { anyBuild });
     const { context, timers, log } = makeBrowser(adcSeed);
     this.log = log;
@@ -193,6 +203,16 @@ export class ProjectABEBoard {
     // SET_CONTROL_LINE_STATE (the port opens).
     const usb = core.periferals.SERIAL;
     this.usbSteps = [];
+    // Host input goes through endpoint 0's FIFO, where the fake host puts its two
+    // SETUP packets too: input sent before the firmware has read them would be
+    // read as part of them, and the port would never open. So it waits here
+    // until the port is open and the second SETUP is read, then goes in as the
+    // firmware reads, INPUT_IN_FIFO bytes at most, before each peripheral update.
+    this.hostInput = [];
+    this.portOpen = false;
+    core.updateList.unshift(() => {
+      if (this.hostInput.length) this.feedHost(usb);
+    });
     let step = usb.timeoutCB;
     Object.defineProperty(usb, 'timeoutCB', {
       configurable: true,
@@ -206,6 +226,17 @@ export class ProjectABEBoard {
           : fn;
       },
     });
+  }
+
+  /** Hand waiting host input to ProjectABE's pins (serial0In), as the FIFO has room once the port is open. */
+  feedHost(usb) {
+    const ep0 = usb.EP[0];
+    if (!this.portOpen) {
+      if (this.usbSteps.length < 2 || !ep0.buffer || ep0.length) return;
+      this.portOpen = true;
+    }
+    const room = INPUT_IN_FIFO - ep0.length - usb.serial0INBuffer.length;
+    if (room > 0) this.core.pins.serial0In = String.fromCharCode(...this.hostInput.splice(0, room));
   }
 
   get cycles() {
@@ -274,9 +305,9 @@ export class ProjectABEBoard {
     return out;
   }
 
-  /** Host -> Serial.read(): the string goes to the core's serial0In, as the page's debugger input does. */
+  /** Host -> Serial.read(): the bytes reach the core's serial0In, as the page's debugger input does (feedHost). */
   serialWrite(bytes) {
-    this.core.pins.serial0In = Buffer.from(bytes).toString('latin1');
+    for (const byte of Buffer.from(bytes)) this.hostInput.push(byte);
   }
 
   /** Press or release a button the way a click on the page does (mousedown / mouseup on its element). */

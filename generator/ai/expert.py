@@ -112,6 +112,7 @@ def world_state(obs: Observation, theirs: int, stock: list[int]) -> HandState:
     st.drawn = [0, 0]
     st.won = [list(obs.tricks[0]), list(obs.tricks[1])]
     st.history = []
+    st.seen = [(), ()]
     return st
 
 

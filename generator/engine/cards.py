@@ -9,6 +9,7 @@ firmware (generated from these constants) and by the trace.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable, Iterator
 
 RANKS = "23456789TJQKA"
@@ -34,6 +35,9 @@ def rank_of(c: int) -> int:
 def suit_mask(suit: int) -> int:
     """Bitmask of every card of ``suit`` (both decks)."""
     return SUIT_MASK_BITS << (RANKS_PER_SUIT * suit)
+
+
+SUIT_MASKS = tuple(suit_mask(s) for s in range(4))  # suit_mask() looked up, for the engine's every decision
 
 
 NAMES = tuple(r + s for s in SUITS for r in RANKS)
@@ -99,11 +103,15 @@ class Deck:
     @property
     def cards(self) -> list[int]:
         """The pack in its unshuffled order: suits S H D C, ranks ascending."""
-        return [card(s, r) for s in range(4) for r in range(self.low_rank, RANKS_PER_SUIT)]
+        return list(self._order)
 
-    @property
+    @cached_property
+    def _order(self) -> tuple[int, ...]:
+        return tuple(card(s, r) for s in range(4) for r in range(self.low_rank, RANKS_PER_SUIT))
+
+    @cached_property
     def mask(self) -> int:
-        return mask_of(self.cards)
+        return mask_of(self._order)
 
 
 DECKS: dict[int, Deck] = {

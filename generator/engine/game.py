@@ -42,11 +42,10 @@ def play_hand(variant: Variant, seed: int, number: int, choose: Chooser, emit: E
     state = HandState(variant.deck, variant.scoring, d)
     for line in trace.hand_header(d, state.trump, state.mode):
         emit(line)
-    while not state.is_over():
-        t = state.apply(choose(state, state.turn))
-        if t is None:
-            t = state.apply(choose(state, state.turn))
-        emit(trace.trick_line(t))
+    apply, trick_line = state.apply, trace.trick_line
+    for _ in range(2 * variant.deck.hand_size):  # the tricks of both stages: a lead, then the follow that ends it
+        apply(choose(state, state.turn))
+        emit(trick_line(apply(choose(state, state.turn))))
     return state
 
 

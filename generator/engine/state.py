@@ -8,10 +8,9 @@ apart from the state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
-from .cards import Deck, cards_of, mask_of, suit_mask, suit_of
+from .cards import RANKS_PER_SUIT, SUIT_MASKS, Deck, cards_of, mask_of
 from .rules import HIGH, Deal, Scoring, mode_of, trick_winner
 
 
@@ -27,13 +26,14 @@ class Trick(NamedTuple):
     draw: int = -1  # the hidden card the loser draws
 
 
-@dataclass(slots=True)
-class Observation:
+class Observation(NamedTuple):
     """Everything seat ``player`` may know; nothing it may not.
 
     ``opp_taken`` is the face-up cards the opponent took and has not played
     yet; ``drawn`` the hidden cards this seat drew itself. A player with
     perfect memory can rebuild all of it from the trace of what it saw.
+    A named tuple: the engine makes one at every decision, and a tuple is
+    the cheapest object Python builds.
     """
 
     player: int
@@ -71,12 +71,15 @@ class Observation:
         return self.deck.mask & ~self.hand & ~self.played
 
 
+new_tuple = tuple.__new__  # NamedTuple(...) without its Python-level __new__: for the objects made every decision
+
+
 class HandState:
     """The full state of one hand, from the deal to the last trick."""
 
     __slots__ = (
         "deck", "scoring", "deal", "trump", "mode", "hands", "stock", "pos",
-        "leader", "lead", "played", "taken", "drawn", "won", "history",
+        "leader", "lead", "played", "taken", "drawn", "won", "history", "seen",
     )
 
     def __init__(self, deck: Deck, scoring: Scoring, deal: Deal) -> None:
@@ -95,6 +98,9 @@ class HandState:
         self.drawn = [0, 0]
         self.won = [[0, 0], [0, 0]]  # [stage-1][player]
         self.history: list[Trick] = []
+        # each seat's view of ``history`` (the opponent's draws hidden), one new tuple per trick,
+        # so an observation takes it as it is instead of rebuilding it at every decision
+        self.seen: list[tuple[Trick, ...]] = [(), ()]
 
     # -- queries ------------------------------------------------------------
     @property
@@ -114,61 +120,72 @@ class HandState:
 
     def legal_mask(self) -> int:
         """Cards the player to move may play: follow suit if able."""
-        if self.lead < 0:
+        lead = self.lead
+        if lead < 0:
             return self.hands[self.leader]
         hand = self.hands[1 - self.leader]
-        return hand & suit_mask(suit_of(self.lead)) or hand
+        return hand & SUIT_MASKS[lead // RANKS_PER_SUIT] or hand
 
     def legal_actions(self) -> list[int]:
         return list(cards_of(self.legal_mask()))
 
     def observation(self, player: int) -> Observation:
-        up = self.stock[self.pos] if self.pos < len(self.stock) else -1
-        opp = 1 - player
-        return Observation(
-            player=player,
-            deck=self.deck,
-            trump=self.trump,
-            mode=self.mode,
-            hand=self.hands[player],
-            upcard=up,
-            stock_left=self.stock_left,
-            leader=self.leader,
-            lead=self.lead,
-            played=self.played,
-            opp_taken=self.taken[opp] & ~self.played,
-            drawn=self.drawn[player],
-            tricks=(tuple(self.won[0]), tuple(self.won[1])),
-            trick_number=self.trick_number,
-            scoring=self.scoring,
-            history=tuple(t._replace(draw=-1) if t.winner == player and t.draw >= 0 else t for t in self.history),
-        )
+        """What ``player`` may know now; constant work, whatever the trick."""
+        stock, pos, played = self.stock, self.pos, self.played
+        won = self.won
+        return new_tuple(Observation, (  # Observation(...) without a Python-level call, in the field order
+            player,
+            self.deck,
+            self.trump,
+            self.mode,
+            self.hands[player],
+            stock[pos] if pos < len(stock) else -1,  # upcard
+            len(stock) - pos,  # stock_left
+            self.leader,
+            self.lead,
+            played,
+            self.taken[1 - player] & ~played,  # opp_taken
+            self.drawn[player],
+            ((won[0][0], won[0][1]), (won[1][0], won[1][1])),  # tricks
+            len(self.history) + 1,  # trick_number
+            self.scoring,
+            self.seen[player],  # history
+        ))
 
     # -- moves --------------------------------------------------------------
     def apply(self, c: int) -> Trick | None:
         """Play card ``c`` for the player to move; returns the trick when it completes."""
-        p = self.leader if self.lead < 0 else 1 - self.leader
         bit = 1 << c
         if not self.legal_mask() & bit:
-            raise ValueError(f"illegal play {c} by player {p}")
-        self.hands[p] ^= bit
+            raise ValueError(f"illegal play {c} by player {self.turn}")
+        lead, leader = self.lead, self.leader
         self.played |= bit
-        if self.lead < 0:
+        if lead < 0:
+            self.hands[leader] ^= bit
             self.lead = c
             return None
-        lead, leader = self.lead, self.leader
+        hands, p = self.hands, 1 - leader
+        hands[p] ^= bit
         winner = leader if trick_winner(lead, c, self.trump) == 0 else p
-        stage = 0 if self.stock_left else 1
-        self.won[stage][winner] += 1
-        take = draw = -1
-        if stage == 0:
-            take, draw = self.stock[self.pos], self.stock[self.pos + 1]
-            self.pos += 2
-            self.hands[winner] |= 1 << take
-            self.hands[1 - winner] |= 1 << draw
+        loser = 1 - winner
+        number = len(self.history) + 1
+        pos, seen = self.pos, self.seen
+        if pos < len(self.stock):  # stage 1: the winner takes the face-up card, the loser draws the next
+            take, draw = self.stock[pos], self.stock[pos + 1]
+            self.pos = pos + 2
+            hands[winner] |= 1 << take
+            hands[loser] |= 1 << draw
             self.taken[winner] |= 1 << take
-            self.drawn[1 - winner] |= 1 << draw
-        trick = Trick(len(self.history) + 1, leader, lead, c, winner, take, draw)
+            self.drawn[loser] |= 1 << draw
+            self.won[0][winner] += 1
+            trick = new_tuple(Trick, (number, leader, lead, c, winner, take, draw))
+            seen[winner] += (new_tuple(Trick, (number, leader, lead, c, winner, take, -1)),)  # the loser's draw hidden
+            seen[loser] += (trick,)
+        else:
+            self.won[1][winner] += 1
+            trick = new_tuple(Trick, (number, leader, lead, c, winner, -1, -1))
+            seen[0] += (trick,)
+            seen[1] += (trick,)
         self.history.append(trick)
         self.leader = winner
         self.lead = -1

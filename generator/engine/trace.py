@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .cards import DECKS, SUITS, CardError, card_name, parse_card, suit_of
+from .cards import DECKS, NAMES, SUITS, CardError, card_name, parse_card, suit_of
 from .rules import MODE_NAMES, SCORINGS, Deal, Variant, deal, game_winner, hand_points, trick_winner
 from .state import HandState, Trick
 
@@ -19,7 +19,7 @@ VERSION = "v1"
 
 
 def cards_text(cards: Iterable[int]) -> str:
-    return " ".join(card_name(c) for c in cards)
+    return " ".join([NAMES[c] for c in cards])
 
 
 def game_header(seed: int, variant: Variant, names: Sequence[str]) -> str:
@@ -39,11 +39,14 @@ def hand_header(d: Deal, trump: int, mode: int) -> list[str]:
     ]
 
 
+NUMBERS = tuple(str(n) for n in range(27))  # seats and trick numbers: a lookup is cheaper than formatting an int
+
+
 def trick_line(t: Trick) -> str:
-    f = 1 - t.leader
-    line = f"trick {t.number} {t.leader}:{card_name(t.lead)} {f}:{card_name(t.follow)} win={t.winner}"
-    if t.take >= 0:
-        line += f" take={t.winner}:{card_name(t.take)} draw={1 - t.winner}:{card_name(t.draw)}"
+    number, leader, lead, follow, winner, take, draw = t
+    line = f"trick {NUMBERS[number]} {NUMBERS[leader]}:{NAMES[lead]} {NUMBERS[1 - leader]}:{NAMES[follow]} win={NUMBERS[winner]}"
+    if take >= 0:
+        return f"{line} take={NUMBERS[winner]}:{NAMES[take]} draw={NUMBERS[1 - winner]}:{NAMES[draw]}"
     return line
 
 

@@ -14,11 +14,13 @@ with :func:`backend` and pass it to :class:`Emulator`.
 from __future__ import annotations
 
 import json
+import queue
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -39,6 +41,13 @@ EEPROM_BYTES = 1024
 BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
 DEFAULT_MAX_CYCLES = 10 * CLOCK_HZ
 EMULATORS = ("avr8js", "projectabe")
+# How long an answer may take: loading a hex (ProjectABE's takes 1-2 s), else this many
+# seconds plus the request's cycle budget at a quarter of the slowest speed either emulator
+# was seen to run (4 M cycles/s, avr8js on a busy machine). Past it the emulator is stuck,
+# not slow: ProjectABE's core spins for ever on some code, inside one call.
+LOAD_SECONDS = 60.0
+ANSWER_SECONDS = 30.0
+SLOWEST_CYCLES_PER_SECOND = 1_000_000
 
 
 class EmulatorError(RuntimeError):
@@ -156,6 +165,7 @@ class Emulator:
     def __init__(self, hex_path: str | Path, *, eeprom: bytes | None = None, adc_seed: int = 1,
                  usb: str = "minimal", node: str = "node", backend: Backend | None = None) -> None:
         ensure_node_deps()
+        self.hex_path = hex_path
         self.backend = backend or AVR8JS
         self._stderr = tempfile.TemporaryFile()
         try:
@@ -164,6 +174,8 @@ class Emulator:
                                           stderr=self._stderr, text=True, encoding="utf-8", bufsize=1)
         except OSError as e:
             raise EmulatorError(f"cannot start {node}: {e}") from e
+        self._answers: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read_answers, daemon=True).start()
         request: dict[str, Any] = {"hex": str(Path(hex_path).resolve()), "adc_seed": adc_seed, "usb": usb}
         try:
             if eeprom is not None:
@@ -197,15 +209,31 @@ class Emulator:
             self._proc.stdout.close()
         self._stderr.close()
 
+    def _read_answers(self) -> None:
+        """The server's answer lines, as they come (a thread: a wait for one can then time out)."""
+        try:
+            for line in self._proc.stdout:
+                self._answers.put(line)
+        except (OSError, ValueError):
+            pass
+        self._answers.put("")
+
     def _call(self, cmd: str, **args: Any) -> dict[str, Any]:
-        """Send one request and return its answer; raise EmulatorError on failure."""
+        """Send one request and return its answer; raise EmulatorError on failure or when none comes in time."""
         assert self._proc.stdin and self._proc.stdout
+        cycles = args.get("max_cycles", args.get("cycles", 0))
+        limit = LOAD_SECONDS if cmd == "load" else ANSWER_SECONDS + cycles / SLOWEST_CYCLES_PER_SECOND
         try:
             self._proc.stdin.write(json.dumps({"cmd": cmd, **args}) + "\n")
             self._proc.stdin.flush()
-            line = self._proc.stdout.readline()
+            line = self._answers.get(timeout=limit)
         except (BrokenPipeError, ValueError):
             line = ""
+        except queue.Empty:
+            self._proc.kill()
+            raise EmulatorError(f"{self.hex_path}: the {self.backend.name} emulator gave no answer to {cmd!r} in "
+                                f"{limit:.0f} s, stuck in the program (ProjectABE's core can spin for ever on code "
+                                "it cannot run); try it with --emulator avr8js") from None
         if not line:
             self._stderr.seek(0)
             detail = self._stderr.read().decode(errors="replace").strip()

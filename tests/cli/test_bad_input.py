@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import emulator_args
 from generator.cli import main
+from generator.targets.emulator import AVR8JS
 
 ROOT = Path(__file__).resolve().parents[2]
 HEX = ROOT / "distributable" / "Whist.hex"
@@ -48,6 +51,7 @@ FILES: dict[str, bytes] = {
     "text.hex": b"hello, not a hex file\n",
     "binary.hex": bytes(range(256)),
     "badsum.hex": b":020000000000FF\n:00000001FF\n",
+    "junk.bin": random.Random(34).randbytes(100),
     "boot.hex": (hex_record(0x7000, b"\x00\x01") + ":00000001FF\n").encode(),
     "fake.elf": b"\x7fELF" + bytes(60),
     "trace.txt": b"game v1 seed=1 deck=52 scoring=last13 target=10 p0=greedy p1=greedy\nhand 1 dealer=9\n",
@@ -107,6 +111,7 @@ CASES: list[list[str]] = [
     # emulate
     ["emulate"], ["emulate", "{tmp}/nonexistent"], ["emulate", "{tmp}"], ["emulate", "{tmp}/empty"],
     ["emulate", "{tmp}/text.hex"], ["emulate", "{tmp}/binary.hex"], ["emulate", "{tmp}/badsum.hex"],
+    ["emulate", "{tmp}/junk.bin"],
     ["emulate", H, "--press", "Q@1"], ["emulate", H, "--press", "A@5-2"], ["emulate", H, "--press", "A"],
     ["emulate", H, "--frames", "-1"], ["emulate", H, "--scale", "0"], ["emulate", H, "--usb", "wireless"],
     ["emulate", H, "--eeprom-in", "{tmp}/eeprom.bin"], ["emulate", H, "--eeprom-in", "{tmp}/nonexistent"],
@@ -121,6 +126,7 @@ CASES: list[list[str]] = [
     # crosstest
     ["crosstest", "--hex", "{tmp}/nonexistent"], ["crosstest", "--hex", "{tmp}/text.hex", "--games", "1"],
     ["crosstest", "--hex", "{tmp}/empty", "--games", "1"], ["crosstest", "--hex", "{tmp}/badsum.hex", "--games", "1"],
+    ["crosstest", "--hex", "{tmp}/junk.bin", "--games", "1"],
     ["crosstest", "--hex", H, "--players", "wizard"], ["crosstest", "--hex", H, "--games", "0"],
     # bench
     ["bench", "--seconds", "0"], ["bench", "--hex", "{tmp}/nonexistent"],
@@ -182,6 +188,46 @@ def test_bad_input_gives_one_error_line(tmp, args):
     argv = [a.replace("{tmp}", str(tmp)) for a in args]
     r = CliRunner().invoke(main, argv, input="")
     check_one_error(r.exit_code, r.stderr, r.exception)
+
+
+# The files no emulator can run, and the reason both give (the avr8js harness's Intel HEX check).
+BAD_HEX = {
+    "empty": "no data records in the Intel HEX file",
+    "text.hex": "bad Intel HEX record at line 1",
+    "binary.hex": "bad Intel HEX record at line 1",
+    "badsum.hex": "bad checksum at line 1",
+    "junk.bin": "bad Intel HEX record at line 1",
+}
+RUNS_A_HEX = [["emulate", "{file}"], ["crosstest", "--hex", "{file}", "--games", "1"]]
+
+
+@needs_node
+@pytest.mark.parametrize("name", BAD_HEX)
+@pytest.mark.parametrize("command", RUNS_A_HEX, ids=lambda c: c[0])
+def test_a_bad_hex_is_the_same_one_line_in_each_emulator(tmp, command, name, each_emulator):
+    path = tmp / name
+    argv = [a.replace("{file}", str(path)) for a in command] + emulator_args(each_emulator)
+    r = CliRunner().invoke(main, argv, input="")
+    check_one_error(r.exit_code, r.stderr, r.exception)
+    last = r.stderr.strip().splitlines()[-1]
+    assert last == f"error: {path}: the emulator cannot run it ({BAD_HEX[name]}); give a .hex built by 'make hex'"
+
+
+# The other emulate and crosstest cases, which name no emulator: ProjectABE's answer is avr8js's.
+OTHER_EMULATOR_CASES = [c for c in CASES if c[0] in ("emulate", "crosstest") and "--emulator" not in c
+                        and not any(a.endswith(tuple(BAD_HEX)) for a in c)]
+
+
+@needs_node
+@pytest.mark.parametrize("args", OTHER_EMULATOR_CASES, ids=[" ".join(c)[:60] for c in OTHER_EMULATOR_CASES])
+def test_projectabe_gives_the_one_line_avr8js_gives(tmp, args, projectabe):
+    lines = []
+    for chosen in (AVR8JS, projectabe):
+        argv = [a.replace("{tmp}", str(tmp)) for a in args] + emulator_args(chosen)
+        r = CliRunner().invoke(main, argv, input="")
+        check_one_error(r.exit_code, r.stderr, r.exception)
+        lines.append(r.stderr.strip().splitlines()[-1])
+    assert lines[0] == lines[1]
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")

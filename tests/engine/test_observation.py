@@ -1,9 +1,10 @@
 """Observations: what a seat may know, kept apart from the full state."""
 
 from generator.engine.cards import DECKS, cards_of
-from generator.ai.players import GreedyPlayer
+from generator.ai.players import GreedyPlayer, RandomPlayer
+from generator.engine.prng import Rng
 from generator.engine.rules import SCORINGS, deal
-from generator.engine.state import HandState
+from generator.engine.state import HandState, Observation
 
 
 def play_to_stage_two(seed: int, deck=DECKS[52]) -> HandState:
@@ -82,3 +83,46 @@ def test_observation_is_the_same_whatever_the_opponent_holds_unseen():
     st2 = HandState(DECKS[52], SCORINGS["last13"], other)
     assert st.observation(0) == st2.observation(0)
     assert st.observation(1) != st2.observation(1)
+
+
+def observation_by_definition(st: HandState, player: int) -> Observation:
+    """The observation rebuilt from the full state and the whole history, as its definition reads."""
+    opp = 1 - player
+    return Observation(
+        player=player,
+        deck=st.deck,
+        trump=st.trump,
+        mode=st.mode,
+        hand=st.hands[player],
+        upcard=st.stock[st.pos] if st.pos < len(st.stock) else -1,
+        stock_left=len(st.stock) - st.pos,
+        leader=st.leader,
+        lead=st.lead,
+        played=st.played,
+        opp_taken=st.taken[opp] & ~st.played,
+        drawn=st.drawn[player],
+        tricks=(tuple(st.won[0]), tuple(st.won[1])),
+        trick_number=len(st.history) + 1,
+        scoring=st.scoring,
+        history=tuple(t._replace(draw=-1) if t.winner == player and t.draw >= 0 else t for t in st.history),
+    )
+
+
+def test_observations_kept_as_the_hand_goes_equal_the_definition_at_every_decision():
+    """Both seats, every decision of 400 random hands (both decks, every scoring); an observation
+    taken earlier still reads the same when the hand is over."""
+    for seed in range(400):
+        deck = DECKS[(52, 28)[seed % 2]]
+        scoring = list(SCORINGS.values())[seed // 2 % len(SCORINGS)]
+        st = HandState(deck, scoring, deal(seed, 1, deck))
+        player = RandomPlayer(Rng(seed + 1))
+        kept = []
+        while not st.is_over():
+            for p in (0, 1):
+                want = observation_by_definition(st, p)
+                got = st.observation(p)
+                assert got == want, f"seed {seed}, trick {st.trick_number}, seat {p}"
+                kept.append((got, want))
+            st.apply(player.choose(st.observation(st.turn), st.legal_mask()))
+        assert all(got == want for got, want in kept)
+        assert any(t.draw >= 0 for t in st.history)  # the draws were there to hide

@@ -7,6 +7,7 @@ scripts/avr-build, so these tests exercise the harness with the same core
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -15,9 +16,14 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
+from conftest import emulator_args, needs_firmware
+from generator.ai.players import seats
 from generator.cli import main
-from generator.targets.emulator import (CYCLES_PER_MS, EMULATOR_DIR, Emulator, EmulatorError, Press, ensure_node_deps,
-                                frame_to_image, measure_speed, parse_schedule)
+from generator.engine.game import play_game
+from generator.engine.trace import first_difference
+from generator.targets import crosstest
+from generator.targets.emulator import (CYCLES_PER_MS, EMULATOR_DIR, Backend, Emulator, EmulatorError, Press,
+                                        ensure_node_deps, frame_to_image, measure_speed, parse_schedule)
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -185,14 +191,14 @@ def test_adc_bandgap_fixed_channel_and_seeded_noise(build: Callable[[str], Path]
     assert read(1, 2.5)[1] == 512
 
 
-def test_bad_hex_is_reported(tmp_path: Path) -> None:
+def test_bad_hex_is_reported(tmp_path: Path, each_emulator: Backend) -> None:
     bad = tmp_path / "bad.hex"
     bad.write_text(":0100000000FF\n:0400000012345678XX\n")
     with pytest.raises(EmulatorError, match="line 2"):
-        Emulator(bad)
+        Emulator(bad, backend=each_emulator)
     (tmp_path / "empty.hex").write_text(":00000001FF\n")
     with pytest.raises(EmulatorError, match="no data"):
-        Emulator(tmp_path / "empty.hex")
+        Emulator(tmp_path / "empty.hex", backend=each_emulator)
 
 
 def test_parse_schedule() -> None:
@@ -231,6 +237,21 @@ def test_cli_emulate_serial_and_markers(build: Callable[[str], Path]) -> None:
     assert "HI\n" in result.output
     result = CliRunner().invoke(main, ["emulate", str(build("markers")), "--frames", "0", "--ms", "70"])
     assert "marker 2 at cycle" in result.output and "(+4003)" in result.output
+
+
+@needs_firmware
+def test_cli_emulate_serial_in_prints_the_ready_line_and_a_play_trace(firmware_hex: Path, each_emulator: Backend) -> None:
+    """`whist emulate --serial-in`: input sent at power-on, before the port is open, in a line longer
+    than a 64-byte USB packet; out come the ready line and the game's whole trace, as the engine plays it."""
+    case = next(c for c in crosstest.cases(8) if c.variant.target == 0 and len(c.command) > 64)
+    result = CliRunner().invoke(main, ["emulate", str(firmware_hex), "--frames", "0", "--ms", "1000",
+                                       "--serial-in", case.command + "\\n", *emulator_args(each_emulator)])
+    assert result.exit_code == 0, result.output
+    ready, *trace = result.stdout.splitlines()
+    assert re.fullmatch(r"# whist \S+ ready", ready)
+    want = play_game(case.seed, case.variant, seats(case.seed, (case.p0, case.p1))).lines
+    assert first_difference(want, trace) is None
+    assert trace[-1].startswith("end winner=")
 
 
 def test_cli_emulate_explains_a_firmware_that_does_not_draw(build: Callable[[str], Path]) -> None:
