@@ -32,7 +32,7 @@ state of its own.
 from __future__ import annotations
 
 from ..engine.cards import cards_of, rank_of, suit_of
-from ..engine.state import Observation, Trick
+from ..engine.state import Observation
 
 NO_CARD = 255  # an empty slot, and "no card" in the original's interface
 SLOTS = 13  # the memory's size, and the rank array's that follows it
@@ -139,10 +139,9 @@ def stage1(hand: list[int], mem: Memory, trumps: int, up: int, led: int) -> int:
             return next((card for card in tries if card != NO_CARD), NO_CARD)
         return highest_in_range(hand, mem, 0, 255)
     winner, loser = follow_in_suit(hand, led)
-    if desirability >= 13 and winner != NO_CARD:
-        return winner
-    if loser != NO_CARD or winner != NO_CARD:
-        return loser if loser != NO_CARD else winner
+    for card in ((winner, loser) if desirability >= 13 else (loser, winner)):
+        if card != NO_CARD:
+            return card
     trump_cards = [n for n in hand if suit(n) == trumps]
     if trumps != suit(led) and desirability > 7 and trump_cards:
         return lowest_value(trump_cards)
@@ -158,9 +157,9 @@ def stage2(hand: list[int], mem: Memory, trumps: int, led: int, voids: set[int])
             if mem.rank(x) >= best:
                 best, card = mem.rank(x), n
         return card
-    winner, loser = follow_in_suit(hand, led)
-    if winner != NO_CARD or loser != NO_CARD:
-        return winner if winner != NO_CARD else loser
+    for card in follow_in_suit(hand, led):
+        if card != NO_CARD:
+            return card
     trump_cards = [n for n in hand if suit(n) == trumps]
     if trumps != suit(led) and trump_cards:
         return max(trump_cards, key=value)
@@ -172,17 +171,17 @@ def sorted_hand(mask: int) -> list[int]:
     return sorted(to_ppot(c) for c in cards_of(mask))
 
 
-def stage2_memory(obs: Observation, me: int, trumps: int, stage1_tricks: int) -> tuple[Memory, set[int]]:
+def stage2_memory(obs: Observation, trumps: int) -> tuple[Memory, set[int]]:
     """The memory and the opponent's known voids as they stand now, replaying this seat's earlier stage-2 leads.
 
     Each lead ranked the hand held then (today's hand and the cards this seat
     played since) over the memory; a suit is marked void when the opponent
     did not follow this seat's lead.
     """
-    tricks: list[Trick] = list(obs.history)
-    mem = Memory([to_ppot(c) for t in tricks[:stage1_tricks] for c in (t.lead, t.follow)])
+    me, tricks, n = obs.player, list(obs.history), obs.deck.tricks_per_stage
+    mem = Memory([to_ppot(c) for t in tricks[:n] for c in (t.lead, t.follow)])
     voids: set[int] = set()
-    later = tricks[stage1_tricks:]
+    later = tricks[n:]
     for i, t in enumerate(later):
         if t.leader != me:
             continue
@@ -200,11 +199,10 @@ class PpotPlayer:
         trumps = TO_PPOT_SUIT[obs.trump]
         hand = sorted_hand(obs.hand)
         led = NO_CARD if obs.lead < 0 else to_ppot(obs.lead)
-        n = obs.deck.tricks_per_stage
         if obs.stage == 1:
             mem = Memory([to_ppot(c) for t in obs.history for c in (t.lead, t.follow)])
             card = stage1(hand, mem, trumps, to_ppot(obs.upcard), led)
         else:
-            mem, voids = stage2_memory(obs, obs.player, trumps, n)
+            mem, voids = stage2_memory(obs, trumps)
             card = stage2(hand, mem, trumps, led, voids)
         return from_ppot(card)
