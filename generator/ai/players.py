@@ -40,7 +40,7 @@ DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy", "original", "easy", "hard
 LEVEL_NAMES: dict[str, tuple[str, str]] = {
     "random": ("Novice", "plays any legal card"),
     "greedy": ("Beginner", "wins tricks, keeps trumps"),
-    "original": ("Casual", "the original Arduboy game"),
+    "original": ("Casual", "rules after the original"),
     "easy": ("Club", "counts cards, plans a little"),
     "hard": ("Master", "thinks ahead in both stages"),
 }
