@@ -71,7 +71,8 @@ bench: hex $(NODE_STAMP)
 	$(WHIST) bench --hex distributable/Whist.hex --elf build/avr/Whist.elf --think-hands 400
 	$(MAKE) bench-ai
 
-# The computer opponent: duplicate-deal win rates, stage-2 loss, nodes per decision (docs/ai.md).
+# The computer opponent: duplicate-deal win rates (every level against the original game's own code, ppot,
+# among them), how often Casual picks its card, Hard's stage-2 loss (docs/ai.md).
 bench-ai: $(STAMP)
 	$(PY) benchmarks/ai.py --deals 2000 --hands 1000 --jobs 2
 

@@ -1,6 +1,6 @@
-"""AI benchmarks (make bench): duplicate-deal win rates, Hard's stage-2 loss against a perfect opponent.
+"""AI benchmarks (make bench): duplicate-deal win rates, how often Casual picks the original game's card, Hard's stage-2 loss against a perfect opponent.
 
-Figures are printed, never asserted. Usage: python benchmarks/ai.py [--deals 2000] [--hands 1000] [--jobs 2]
+Figures are printed, never asserted. Usage: python benchmarks/ai.py [--deals 2000] [--hands 1000] [--jobs 2] [--only ppot,fidelity]
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -16,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import click  # noqa: E402
 
 from generator.ai.arena import run_arena  # noqa: E402
-from generator.ai.players import make_player  # noqa: E402
+from generator.ai.players import DEVICE_PLAYERS, make_player  # noqa: E402
 from generator.ai import native  # noqa: E402
 from generator.ai.hard import hard_rule  # noqa: E402
 from generator.engine.prng import ai_rng  # noqa: E402
@@ -134,6 +135,38 @@ def quality(count: int, jobs: int) -> list[str]:
     return lines
 
 
+def fidelity(deals: int, opponents: tuple[str, ...] = ("random", "greedy", "original", "easy")) -> list[str]:
+    """How often ``original`` (Casual) picks the card the original game's code (``ppot``) picks.
+
+    ``ppot`` plays ``deals`` deals (seeds 1..) in each seat against each opponent, last13 on 52 cards;
+    at each of its decisions ``original`` is asked too, from the same observation.
+    """
+    variant = Variant.make(52, "last13", 0)
+    same, total = Counter(), Counter()
+    for b in opponents:
+        for seed in range(1, deals + 1):
+            for seat in (0, 1):
+                names = ("ppot", b) if seat == 0 else (b, "ppot")
+                rng = ai_rng(seed)
+                players = [make_player(n, rng) for n in names]
+                model = make_player("original", rng)
+                state = HandState(variant.deck, variant.scoring, deal(seed, 1, variant.deck))
+                while not state.is_over():
+                    p, legal = state.turn, state.legal_mask()
+                    obs = state.observation(p)
+                    card = players[p].choose(obs, legal)
+                    if p == seat:
+                        kind = (obs.stage, "lead" if obs.lead < 0 else "follow")
+                        total[kind] += 1
+                        same[kind] += model.choose(obs, legal) == card
+                    state.apply(card)
+    parts = [f"stage {st} {how}s {100 * same[st, how] / total[st, how]:.1f}% of {total[st, how]}"
+             for st in (1, 2) for how in ("lead", "follow")]
+    n = sum(total.values())
+    return [f"original picks ppot's card: {100 * sum(same.values()) / n:.1f}% of {n} decisions "
+            f"(ppot vs {', '.join(opponents)}, {deals} deals each, both seats); " + "; ".join(parts)]
+
+
 def arena(a: str, b: str, deals: int, jobs: int) -> list[str]:
     with click.progressbar(length=deals, label=f"{a} vs {b}", file=sys.stderr) as bar:
         def progress(it):
@@ -143,10 +176,12 @@ def arena(a: str, b: str, deals: int, jobs: int) -> list[str]:
         return run_arena(a, b, deals, jobs, progress=progress).lines()
 
 
-# The ladder (each device level against the one below it), every device search
-# level against both PC yardsticks, and the PC expert against everything.
+# The ladder (each device level against the one below it), every device level
+# against the original game's own code (ppot), every device search level
+# against both PC yardsticks, and the PC expert against everything.
 LADDER = (("greedy", "random"), ("original", "greedy"), ("easy", "original"), ("hard", "easy"))
 YARDSTICKS = ("original-exact", "hard-exact")
+PARTS = ("ladder", "ppot", "yardsticks", "expert", "fidelity", "stage2")
 
 
 def main() -> None:
@@ -154,22 +189,34 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--hands", type=int, default=1000, help="stage-2 positions of each kind (real-game, random)")
     ap.add_argument("--expert-deals", type=int, default=200, help="deals for each match of the (slow) PC expert")
+    ap.add_argument("--fidelity-deals", type=int, default=125,
+                    help="deals of ppot against each opponent, both seats, for how often original picks its card")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts to run: {', '.join(PARTS)}")
     args = ap.parse_args()
+    parts = args.only.split(",")
+    if unknown := set(parts) - set(PARTS):
+        ap.error(f"unknown part {', '.join(sorted(unknown))}: choose from {', '.join(PARTS)}")
 
     def deals(a: str, b: str) -> int:
         return args.expert_deals if "expert" in (a, b) else args.deals
 
-    matches = list(LADDER)
-    matches += [("easy", b) for b in YARDSTICKS]  # easy vs original is in the ladder
-    matches += [("hard", b) for b in ("hard-rule", "original", *YARDSTICKS)]
-    matches += [("expert", b) for b in ("hard", "hard-rule", "original", *YARDSTICKS)]
-    matches = [(a, b, deals(a, b)) for a, b in matches]
-    for a, b, n in matches:
-        for line in arena(a, b, n, args.jobs):
+    matches = {
+        "ladder": list(LADDER),
+        "ppot": [(a, "ppot") for a in DEVICE_PLAYERS],
+        "yardsticks": [("easy", b) for b in YARDSTICKS]  # easy vs original is in the ladder
+        + [("hard", b) for b in ("hard-rule", "original", *YARDSTICKS)],
+        "expert": [("expert", b) for b in ("hard", "hard-rule", "original", *YARDSTICKS)],
+    }
+    figures = {
+        "fidelity": lambda: fidelity(args.fidelity_deals),
+        "stage2": lambda: quality(args.hands, args.jobs),
+    }
+    for part in parts:
+        lines = figures[part]() if part in figures else [
+            line for a, b in matches[part] for line in arena(a, b, deals(a, b), args.jobs)]
+        for line in lines:
             print(line, flush=True)
-    for line in quality(args.hands, args.jobs):
-        print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The computer players: one module per family (``basic``, ``original``,
-``hard``), the stage-2 ``solver``, the registry in ``players``, and the tools
-that measure and tune them (``arena``, ``tuning``).
+``hard``, ``rollout``, ``expert``, and ``ppot``, the original game's own
+opponent as a yardstick), the stage-2 ``solver``, the registry in
+``players``, and the tools that measure and tune them (``arena``, ``tuning``).
 
 It imports only from ``generator.engine``.
 """

@@ -121,5 +121,5 @@ def hard_exact() -> SearchPlayer:
 
 
 def original_exact() -> SearchPlayer:
-    """The original game's stage 1, then perfect stage 2: the reference a device level must beat (PC only)."""
+    """Casual's stage 1 (rules of thumb after the original game), then perfect stage 2: a reference the top levels must beat (PC only)."""
     return SearchPlayer("original-exact", OriginalPlayer().choose, None)

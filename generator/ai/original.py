@@ -1,5 +1,7 @@
-"""A model of the original Arduboy Whist opponent: the baseline the new AI is measured against.
+"""``original`` (Casual): rules of thumb after the original Arduboy Whist's opponent, a little stronger than it.
 
+They are the rules the original's comments and intent describe, not what its
+code does (that is ``ppot``, which this beats on 53% of hands: docs/ai.md).
 Stage 1 rates the face-up card (rank, +6 if trumps, +1 per higher card of its
 suit already gone) and leads a low, middle or high card by that rating,
 following with the cheapest winner only when the card is worth it. Stage 2

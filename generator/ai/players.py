@@ -15,6 +15,7 @@ from . import hard, rollout
 from .basic import GreedyPlayer, RandomPlayer
 from .expert import ExpertPlayer
 from .original import OriginalPlayer
+from .ppot import PpotPlayer
 
 PlayerFactory = Callable[[Rng], Player]
 
@@ -29,6 +30,7 @@ PLAYERS: dict[str, PlayerFactory] = {
     "original-exact": lambda rng: hard.original_exact(),
     "hard-exact": lambda rng: hard.hard_exact(),
     "expert": ExpertPlayer,
+    "ppot": lambda rng: PpotPlayer(),  # the original Arduboy Whist's code as it really plays
 }
 # Players the firmware has, in its enumeration order; each has a C++ template
 # generator/codegen/templates/players/<name>.cpp.j2 defining choose<Name>(Game&).
@@ -38,7 +40,7 @@ DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy", "original", "easy", "hard
 LEVEL_NAMES: dict[str, tuple[str, str]] = {
     "random": ("Novice", "plays any legal card"),
     "greedy": ("Beginner", "wins tricks, keeps trumps"),
-    "original": ("Casual", "the original Arduboy game"),
+    "original": ("Casual", "rules after the original"),
     "easy": ("Club", "counts cards, plans a little"),
     "hard": ("Master", "thinks ahead in both stages"),
 }

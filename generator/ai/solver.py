@@ -95,7 +95,7 @@ def lead_moves(mine: list[int], opp: list[int], trump: int) -> list[int]:
     first, and last the suits it would ruff (void there, trumps left): a lead
     it must follow with few cards is the likeliest to decide the trick, one
     it ruffs the least likely to be best. This order nearly halves the nodes
-    a 13-card decision needs (docs/ai.md, issue 16, fourth part).
+    a 13-card decision needs (docs/ai.md, the solver's move order).
     """
     lows = [run_lows(mine[s], mine[s] | opp[s]) for s in range(4)]
     out: list[int] = []
