@@ -150,6 +150,7 @@ class Reader:
         self.tricks = 0
         self.result: ReplayResult | None = None  # set by the ``end`` line
         self._want: list[str] = []  # exact lines expected next (a hand's header, score, end)
+        self._begun = False
 
     @property
     def expecting(self) -> str:
@@ -162,8 +163,8 @@ class Reader:
 
     @property
     def in_hand(self) -> bool:
-        """A hand's header has begun and its score line has not come yet."""
-        return self.state is not None
+        """A line of a hand has been read and its score line has not come yet."""
+        return self._begun
 
     def feed(self, n: int, line: str) -> PlayedHand | None:
         """Check line ``n``; raise :class:`TraceError` if it is wrong, return the hand its score line ends."""
@@ -176,6 +177,7 @@ class Reader:
                 raise TraceError(n, str(e)) from None
             self._deal()
             return None
+        self._begun = self.state is not None
         if self._want:
             want = self._want.pop(0)
             if line != want:
@@ -223,6 +225,7 @@ class Reader:
     def _scored(self) -> PlayedHand:
         hand = PlayedHand(self.number, self.state, self._points, self.totals)
         self.state = None
+        self._begun = False
         winner = game_winner(self.variant.target, self.totals)
         if winner is None:
             self._deal()
