@@ -393,6 +393,7 @@ class Session:
         self.reviewer: Reviewer | None = None
         self.reviewed = 0
         self.orphans = False  # lines came that belong to a game whose game line was not seen
+        self.passing = False  # the lines are a demo's, until the next game line
 
     def feed(self, n: int, line: str) -> HandReview | str | None:
         """Line ``n`` of the stream: the review of the hand it ends, a note for the player, or None.
@@ -404,9 +405,9 @@ class Session:
         if not line.strip() or line.startswith("#"):
             return None
         if line.startswith("game "):
-            self.reader, self.reviewer = Reader(), None
+            self.reader, self.reviewer, self.passing = Reader(), None, False
         elif self.reader is None:
-            if self.orphans:
+            if self.orphans or self.passing:
                 return None
             self.orphans = True
             return ("a hand came without its game's first line (a continued game, or one begun before the "
@@ -418,7 +419,7 @@ class Session:
         if self.reviewer is None:
             names = self.reader.names
             if self.seat is None and HUMAN not in names and self.demos:
-                self.reader = None  # the title's demo: nobody to coach
+                self.reader, self.passing = None, True  # the title's demo: nobody to coach
                 return None
             self.reviewer = Reviewer(self.reader.seed, self.reader.variant, names, self.seat, self.want_duplicate)
         if hand is None:
