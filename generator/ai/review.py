@@ -439,6 +439,7 @@ class Session:
         """The end of a trace: raise ReviewError if it stops inside a hand (a hand left unfinished on a device is never sent)."""
         r = self.reader
         if r is not None and r.in_hand:
-            raise ReviewError(f"the trace ends inside hand {r.number} (expected {r.expecting}): that hand is cut short")
+            raise ReviewError(f"the trace ends inside hand {r.number}, which is cut short; the whole hand is needed "
+                              "(a device sends it at once when the hand ends)")
         if self.reviewed == 0 and r is None and not self.orphans:
             raise ReviewError("no game in it: a trace starts with its 'game v1 ...' line")

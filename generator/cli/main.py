@@ -219,7 +219,7 @@ def listen(session, show, kept, port: str | None, emulator: str | None, hex_path
 
     from ..ai.review import ReviewError
     from ..targets.emulator import Emulator, EmulatorError, parse_schedule
-    from ..targets.live import Listener, LiveError, emulator_chunks, find_port, port_chunks
+    from ..targets.live import Listener, LiveError, Vanished, emulator_chunks, find_port, open_port, port_chunks
 
     listener = Listener(session)
     with ExitStack() as stack:
@@ -230,7 +230,7 @@ def listen(session, show, kept, port: str | None, emulator: str | None, hex_path
                 source, chunks = "the emulator", emulator_chunks(emu, presses, frames)
             else:
                 source = port or find_port()
-                chunks = port_chunks(source)
+                chunks = port_chunks(open_port(source))
                 click.echo(f"Listening to {source}: play on the Arduboy; each hand is reviewed when it ends "
                            "(Ctrl-C stops).", err=True)
             for chunk in chunks:
@@ -238,10 +238,12 @@ def listen(session, show, kept, port: str | None, emulator: str | None, hex_path
                     show(got)
         except KeyboardInterrupt:
             click.echo(f"Stopped: {session.reviewed} hand{'s' if session.reviewed != 1 else ''} reviewed.", err=True)
-        except LiveError as e:
+        except Vanished as e:
             cut = session.cut
             during = f" during {cut}, which is not reviewed (a hand is sent only when it ends)" if cut else ""
             fail(f"{e}{during}{kept()}; reconnect it and run whist review again")
+        except LiveError as e:
+            fail(e)
         except ReviewError as e:
             fail(f"{source}: {e}{kept()}")
         except (EmulatorError, ValueError) as e:

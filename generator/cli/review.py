@@ -54,6 +54,17 @@ def about(x: float) -> str:
     return f"{x:.2f}" if abs(x) < 0.1 and x != 0 else f"{x:.1f}"
 
 
+WIDTH = 80  # the terminal game's lines fit in 80 columns
+
+
+def fit(line: str, indent: str) -> list[str]:
+    """A line too wide for the terminal broken after its "; " (the rest indented)."""
+    if len(line) <= WIDTH or "; " not in line:
+        return [line]
+    head, tail = line.split("; ", 1)
+    return [head + ";", indent + tail]
+
+
 def either(t: Table, cards: list[int], trump: int) -> str:
     """Cards as a player says them: "K♠", "K♠ or 9♠", "K♠, 9♠ or 3♦" (device order, three at most)."""
     names = t.cards(sum(1 << c for c in cards), trump).split()
@@ -119,30 +130,30 @@ def text(r: HandReview, signs: bool) -> list[str]:
         out.append(f"Stage 1, estimated over sampled deals: {plural(len(listed1), 'card')} cost about "
                    f"{about(r.lost(1))} points.")
         for d in listed1:
-            out.append("  " + stage1_line(t, d, r.trump))
+            out += fit("  " + stage1_line(t, d, r.trump), "      ")
             out += ["      " + x for x in position(t, w, d, r.trump)]
     else:
-        out.append("Stage 1, estimated over sampled deals: no card cost a quarter of a point or more.")
+        out.append("Stage 1, estimated over sampled deals: no card cost a quarter point or more.")
     listed2 = [d for d in r.stage2 if d.mistake]
     if listed2:
         out.append(f"Stage 2, exact: {plural(r.lost_tricks, 'trick')} lost, {plural(r.lost(2), 'point')}.")
         for d in listed2:
-            out.append("  " + stage2_line(t, d, r.trump, low))
+            out += fit("  " + stage2_line(t, d, r.trump, low), "      ")
             out += ["      " + x for x in position(t, w, d, r.trump)]
     else:
         out.append("Stage 2, exact: no trick lost, every card was a best card.")
     out.append("")
     if r.duplicate is not None:
         me = "your" if w.me == "you" else f"{w.me}'s"
-        out.append(f"Master with {me} cards: {result(w, r.duplicate.tricks, r.duplicate.points)}; "
-                   f"{w.me}: {result(w, None, r.points)}.")
+        out += fit(f"Master with {me} cards: {result(w, r.duplicate.tricks, r.duplicate.points)}; "
+                   f"{w.me}: {result(w, None, r.points)}.", "  ")
     elif r.no_duplicate != "not asked for":
         out.append(f"No replay with Master: {r.no_duplicate}.")
     top = r.costliest()
     if top:
-        out.append("Costliest: " + ", ".join(
-            f"trick {d.trick} {t.card(d.card)} ({about(d.lost_points)} points)" if d.stage == 1 else
-            f"trick {d.trick} {t.card(d.card)} ({plural(d.lost_points, 'point')})" for d in top) + ".")
+        cost = [about(d.lost_points) if d.stage == 1 else f"{d.lost_points:g}" for d in top]
+        cost[0] += " point" if cost[0] == "1" else " points"
+        out.append("Costliest: " + ", ".join(f"trick {d.trick} ({t.card(d.card)}, {c})" for d, c in zip(top, cost)) + ".")
     return out
 
 

@@ -61,18 +61,26 @@ def find_port(host: Host | None = None) -> str:
                     "or give --port, or a trace file")
 
 
-def port_chunks(port: str) -> Iterator[bytes]:
-    """What the device on ``port`` sends, as it comes (an empty chunk every POLL seconds of silence)."""
+def open_port(port: str) -> serial.Serial:
+    """The device's port, opened to listen (115200: never 1200 baud, which resets an Arduboy)."""
     try:
-        link = serial.Serial(port, 115200, timeout=POLL)  # never 1200 baud: that resets the Arduboy
+        return serial.Serial(port, 115200, timeout=POLL)
     except (serial.SerialException, OSError) as e:
         raise LiveError(_open_message(port, e)) from None
+
+
+class Vanished(LiveError):
+    """The port went away while listening."""
+
+
+def port_chunks(link: serial.Serial) -> Iterator[bytes]:
+    """What the device sends, as it comes (an empty chunk every POLL seconds of silence); closes the port at the end."""
     with link:
         while True:
             try:
                 yield link.read(4096)
             except (serial.SerialException, OSError):
-                raise LiveError(f"{port} went away") from None
+                raise Vanished(f"{link.port} went away") from None
 
 
 def _open_message(port: str, e: Exception) -> str:
