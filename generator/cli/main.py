@@ -273,14 +273,16 @@ def play(seed: int | None, deck: str, scoring: str, target: int, level: str, exp
 @click.option("--elf", "elf_path", type=click.Path(exists=True, dir_okay=False), default=None,
               help="The ELF the --hex was built from (build/avr/Whist.elf): the slowest hands are also "
                    "replayed on the table, the think hook's redraws included.")
-def bench(seconds: float, hex_path: str | None, think_hands: int, elf_path: str | None) -> None:
+@click.option("--review-hands", type=click.IntRange(0, 10_000), default=0, show_default=True,
+              help="Also time whist review on this many hands of each variant (one core).")
+def bench(seconds: float, hex_path: str | None, think_hands: int, elf_path: str | None, review_hands: int) -> None:
     """Print benchmark figures: engine hands/s, and with --hex both emulators side by side and the thinking time."""
     from ..targets.bench import run_bench
     from ..targets.emulator import EmulatorError
     from ..targets.package import BuildError
 
     try:
-        run_bench(seconds, click.echo, hex_path, think_hands, elf_path)
+        run_bench(seconds, click.echo, hex_path, think_hands, elf_path, review_hands)
     except (EmulatorError, BuildError, ValueError) as e:
         fail(e)
 

@@ -134,7 +134,7 @@ CASES: list[list[str]] = [
     # bench
     ["bench", "--seconds", "0"], ["bench", "--hex", "{tmp}/nonexistent"],
     ["bench", "--seconds", "0.1", "--hex", "{tmp}/text.hex"], ["bench", "--seconds", "0.1", "--hex", "{tmp}/empty"],
-    ["bench", "--seconds", "0.1", "--hex", H, "--elf", "{tmp}/fake.elf"],
+    ["bench", "--seconds", "0.1", "--hex", H, "--elf", "{tmp}/fake.elf"], ["bench", "--review-hands", "-1"],
     # upload: the file is checked before any port is looked for
     ["upload", "{tmp}/nonexistent"], ["upload", "{tmp}"], ["upload", "{tmp}/empty"], ["upload", "{tmp}/text.hex"],
     ["upload", "{tmp}/binary.hex"], ["upload", "{tmp}/badsum.hex"], ["upload", "{tmp}/boot.hex"],
