@@ -37,9 +37,9 @@ from .solver import follow_moves, follower_wins, run_lows, split
 
 MASTER = "hard"  # the top device level, the duplicate comparison's player
 WORTH_LISTING = 0.25  # points: a stage-1 card that cost less on average is within the estimate's noise
-FIRST_DEALS = 6  # sampled deals every candidate card is played in
+FIRST_DEALS = 4  # sampled deals every candidate card is played in
 MORE_DEALS = 6  # fresh deals at a time for the card played and its best rival
-MOST_DEALS = 36  # of them at most
+MOST_DEALS = 30  # of them at most
 
 
 class ReviewError(ValueError):
