@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 
 from ..engine.cards import cards_of
 from ..engine.prng import Rng, ai_rng, mix32
-from ..engine.rules import HIGH, Variant, hand_points
+from ..engine.rules import HIGH, Variant, deal, hand_points
 from ..engine.state import HandState
-from ..engine.trace import PlayedHand, Reader, TraceError
+from ..engine.trace import PlayedHand, Reader, TraceError, hand_header, parse_header
 from . import expert, rollout
 from .native import exact_value
 from .players import HUMAN, PLAYERS, make_player
@@ -378,22 +378,39 @@ class Reviewer:
         return Duplicate((counted[s], counted[1 - s]), (pts[s], pts[1 - s]))
 
 
+@dataclass(frozen=True)
+class Saved:
+    """Where a game stood after a reviewed hand: enough to review its next hand when the game line is not sent
+    again (a game continued from the device's save, or a review started again after the cable came out)."""
+
+    header: str  # the game line
+    next: int  # the hand that comes next
+    totals: tuple[int, int]
+    stream: int  # the game's AI stream as that hand begins
+    in_step: bool
+
+
 class Session:
     """Trace lines in, reviews out: each ``game`` line starts a game, each scored hand is reviewed at once.
 
     A device sends its games one after another (the title's demo, then the
     person's games), so a new ``game`` line ends the game before it. Games
     with no seat played by a person are passed over when ``demos`` is set (a
-    live device), unless a seat was chosen.
+    live device), unless a seat was chosen. Hands that come without their
+    game line are reviewed when one of ``known`` deals them (:attr:`saved`
+    says where a game stands).
     """
 
-    def __init__(self, seat: int | None = None, duplicate: bool = True, demos: bool = False) -> None:
+    def __init__(self, seat: int | None = None, duplicate: bool = True, demos: bool = False,
+                 known: list[Saved] = ()) -> None:
         self.seat, self.want_duplicate, self.demos = seat, duplicate, demos
+        self.known = list(known)
         self.reader: Reader | None = None
         self.reviewer: Reviewer | None = None
         self.reviewed = 0
-        self.orphans = False  # lines came that belong to a game whose game line was not seen
+        self.told = False  # the note on a game whose game line was not seen was given
         self.passing = False  # the lines are a demo's, until the next game line
+        self.pending: list[tuple[int, str]] = []  # a hand's first lines, before its game is known
 
     def feed(self, n: int, line: str) -> HandReview | str | None:
         """Line ``n`` of the stream: the review of the hand it ends, a note for the player, or None.
@@ -407,11 +424,7 @@ class Session:
         if line.startswith("game "):
             self.reader, self.reviewer, self.passing = Reader(), None, False
         elif self.reader is None:
-            if self.orphans or self.passing:
-                return None
-            self.orphans = True
-            return ("a hand came without its game's first line (a continued game, or one begun before the "
-                    "review started): only games begun while 'whist review' listens are reviewed")
+            return None if self.passing else self._orphan(n, line)
         try:
             hand = self.reader.feed(n, line)
         except TraceError as e:
@@ -427,6 +440,52 @@ class Session:
         self.reviewed += 1
         return self.reviewer.review(hand)
 
+    def _orphan(self, n: int, line: str) -> str | None:
+        """A line of a game whose game line was not seen: a known game's next hand is read on, else one note."""
+        if line.startswith("hand "):
+            self.pending = [(n, line)]
+            return None
+        if not self.pending:
+            return None
+        self.pending.append((n, line))
+        found = self._known_game(self.pending[0][1], line)
+        pending, self.pending = self.pending, []
+        if found is None:
+            if self.told:
+                return None
+            self.told = True
+            return ("a hand came without its game's first line (a game continued on the device, or begun "
+                    "before the review listened): only games it has seen begin are reviewed")
+        self.reader = Reader()
+        self.reader.resume(found.header, found.next, found.totals)
+        r = self.reviewer = Reviewer(self.reader.seed, self.reader.variant, self.reader.names, self.seat,
+                                     self.want_duplicate)
+        r.rng.state, r.next, r.in_step = found.stream, found.next, found.in_step
+        for k, text in pending:
+            self.feed(k, text)
+        return None
+
+    def _known_game(self, hand_line: str, hand0_line: str) -> Saved | None:
+        """The known game whose next hand deals these cards to seat 0."""
+        for g in self.known:
+            try:
+                seed, variant, _ = parse_header(g.header)
+            except ValueError:
+                continue
+            d = deal(seed, g.next, variant.deck)
+            st = HandState(variant.deck, variant.scoring, d)
+            if hand_header(d, st.trump, st.mode)[:2] == [hand_line, hand0_line]:
+                return g
+        return None
+
+    @property
+    def saved(self) -> Saved | None:
+        """Where the game under review stands, once a hand of it has been reviewed."""
+        r, v = self.reader, self.reviewer
+        if r is None or v is None or r.result is not None or r.in_hand or v.next != r.number:
+            return None
+        return Saved(r.header, r.number, r.totals, v.rng.state, v.in_step)
+
     @property
     def cut(self) -> str | None:
         """The hand under way when the stream stopped, or None between games."""
@@ -441,5 +500,5 @@ class Session:
         if r is not None and r.in_hand:
             raise ReviewError(f"the trace ends inside hand {r.number}, which is cut short; the whole hand is needed "
                               "(a device sends it at once when the hand ends)")
-        if self.reviewed == 0 and r is None and not self.orphans:
+        if self.reviewed == 0 and r is None and not self.told:
             raise ReviewError("no game in it: a trace starts with its 'game v1 ...' line")

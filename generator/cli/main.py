@@ -219,8 +219,10 @@ def listen(session, show, kept, port: str | None, emulator: str | None, hex_path
 
     from ..ai.review import ReviewError
     from ..targets.emulator import Emulator, EmulatorError, parse_schedule
-    from ..targets.live import Listener, LiveError, Vanished, emulator_chunks, find_port, open_port, port_chunks
+    from ..targets.live import (Listener, LiveError, Vanished, emulator_chunks, find_port, load_games, open_port,
+                                port_chunks, remember)
 
+    session.known = load_games()
     listener = Listener(session)
     with ExitStack() as stack:
         try:
@@ -236,6 +238,8 @@ def listen(session, show, kept, port: str | None, emulator: str | None, hex_path
             for chunk in chunks:
                 for got in listener.feed(chunk):
                     show(got)
+                    if session.saved:
+                        remember(session.saved)
         except KeyboardInterrupt:
             click.echo(f"Stopped: {session.reviewed} hand{'s' if session.reviewed != 1 else ''} reviewed.", err=True)
         except Vanished as e:

@@ -149,6 +149,7 @@ class Reader:
         self.totals = (0, 0)
         self.tricks = 0
         self.result: ReplayResult | None = None  # set by the ``end`` line
+        self.header = ""  # the game line
         self._want: list[str] = []  # exact lines expected next (a hand's header, score, end)
         self._begun = False
 
@@ -172,10 +173,9 @@ class Reader:
             raise TraceError(n, f"unexpected line after the end of the game: '{line}'")
         if self.variant is None:
             try:
-                self.seed, self.variant, self.names = parse_header(line)
+                self.resume(line, 1, (0, 0))
             except ValueError as e:
                 raise TraceError(n, str(e)) from None
-            self._deal()
             return None
         self._begun = self.state is not None
         if self._want:
@@ -190,6 +190,15 @@ class Reader:
             return None
         self._trick(n, line)
         return None
+
+    def resume(self, header: str, number: int, totals: tuple[int, int]) -> None:
+        """Read from hand ``number`` of the game ``header`` starts, its earlier hands (with these running totals) read before.
+
+        A game continued from the device's save sends its hands without its game line.
+        """
+        self.seed, self.variant, self.names = parse_header(header)
+        self.header, self.number, self.totals = header, number - 1, totals
+        self._deal()
 
     def _deal(self) -> None:
         self.number += 1

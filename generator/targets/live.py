@@ -11,16 +11,20 @@ line is in. A :class:`Listener` turns the bytes into trace lines for a review
 from __future__ import annotations
 
 import errno
+import json
+import os
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import serial
 
-from ..ai.review import HandReview, Session
+from ..ai.review import HandReview, Saved, Session
 from .emulator import Emulator, Press
 from .uploader import Host, SystemHost
 
 POLL = 0.1  # seconds a read waits for the device: a hand's review starts at most this late
 EVERY = 6  # emulator frames between reads of its serial output (0.1 s of the game's time)
+REMEMBERED = 20  # games whose place is kept between reviews
 
 
 class LiveError(Exception):
@@ -107,3 +111,34 @@ def emulator_chunks(emu: Emulator, presses: Iterable[Press] = (), frames: int | 
             emu.run_frames(1)
             frame += 1
         yield emu.serial_read()
+
+
+def games_file() -> Path:
+    """Where the live review keeps the place of the games it reviewed (the user's cache)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "whist-arduboy" / "review-games.json"
+
+
+def load_games(path: Path | None = None) -> list[Saved]:
+    """The games a live review saw, so a game continued on the device (sent without its game line) is reviewed
+    on; an unreadable file is as none."""
+    try:
+        rows = json.loads((path or games_file()).read_text())
+        return [Saved(r["header"], r["next"], tuple(r["totals"]), r["stream"], r["in_step"]) for r in rows]
+    except (OSError, ValueError, TypeError, KeyError):
+        return []
+
+
+def remember(saved: Saved, path: Path | None = None) -> None:
+    """Keep where a game stands (the newest REMEMBERED games); a cache that cannot be written is passed over."""
+    path = path or games_file()
+    games = [g for g in load_games(path) if g.header != saved.header][-(REMEMBERED - 1):] + [saved]
+    rows = [{"header": g.header, "next": g.next, "totals": list(g.totals), "stream": g.stream, "in_step": g.in_step}
+            for g in games]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(rows))
+        os.replace(tmp, path)
+    except OSError:
+        pass

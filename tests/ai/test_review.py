@@ -272,3 +272,25 @@ def test_a_wrong_line_is_named():
     lines[i] = lines[i].replace("win=0", "win=1") if "win=0" in lines[i] else lines[i].replace("win=1", "win=0")
     with pytest.raises(ReviewError, match=f"line {i + 1}: .*does not replay"):
         review_of(lines, seat=0)
+
+
+def test_a_game_continued_without_its_game_line_is_reviewed_on_from_where_it_stood():
+    """The device sends a continued game's hands without its game line: a known game's next hand is read on,
+    with the AI stream where it stood (the duplicate still replays Master's own hands exactly)."""
+    lines = play_game(11, Variant.make(28, "last13", 10), seats(11, ("hard", "easy"))).lines
+    scores = [i for i, line in enumerate(lines) if line.startswith("score ")]
+    cut, lines = scores[0] + 1, lines[:scores[2] + 1]  # three hands: the first seen whole, two continued
+    first = Session(seat=0, duplicate=False)
+    for n, line in enumerate(lines[:cut], 1):
+        first.feed(n, line)
+    saved = first.saved
+    assert saved is not None and saved.next == 2
+    whole = Session(seat=0)
+    want = [r for n, line in enumerate(lines, 1) if (r := whole.feed(n, line)) is not None][1:]
+    later = Session(seat=0, known=[saved])
+    got = [r for n, line in enumerate(lines[cut:], 1) if (r := later.feed(n, line)) is not None]
+    assert [(r.number, r.duplicate, r.lost_tricks) for r in got] == [(r.number, r.duplicate, r.lost_tricks) for r in want]
+    assert got[0].duplicate is not None
+    stranger = Session(seat=0)
+    notes = [r for n, line in enumerate(lines[cut:], 1) if (r := stranger.feed(n, line)) is not None]
+    assert len(notes) == 1 and "continued" in notes[0]

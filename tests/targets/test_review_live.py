@@ -4,6 +4,7 @@ that goes away keeps what was reviewed and names the hand it cut."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -68,28 +69,43 @@ def test_a_hand_on_the_buttons_is_reviewed_when_it_ends(firmware_hex):
     assert waited <= 2.0
 
 
-def test_a_port_that_goes_away_keeps_the_reviews_and_names_the_cut_hand():
-    lines = play_game(21, Variant.make(28, "last13", 10), seats(21, (Person(), "original"))).lines
-    first = next(i for i, line in enumerate(lines) if line.startswith("score "))
+def listen(lines: list[str], cache: Path, cut: bool) -> tuple[int, str, list[str], list[str]]:
+    """Run whist review on a pty, send it ``lines``, read the review, then pull the cable (``cut``) or
+    stop it with Ctrl-C; returns the port, the review's lines and its messages."""
     master, slave = os.openpty()
     port = os.ttyname(slave)
     proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "review", "--port", port], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                            env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+                            env={**os.environ, "PYTHONIOENCODING": "utf-8", "XDG_CACHE_HOME": str(cache)})
     try:
         assert proc.stderr.readline().startswith(f"Listening to {port}")
-        os.write(master, ("\n".join(lines[:first + 1]) + "\n").encode())  # the game line and hand 1
+        os.write(master, ("\n".join(lines) + "\n").encode())
         out = []
         while not (out and out[-1].startswith("Master with")):
             out.append(proc.stdout.readline().rstrip("\n"))
             assert out[-1] or len(out) < 40, out
-        os.close(master)  # the cable is pulled while hand 2 is played
-        assert proc.wait(30) == 1
+        if cut:
+            os.close(master)  # the cable is pulled while the next hand is played
+        else:
+            proc.send_signal(signal.SIGINT)
+        code = proc.wait(30)
     finally:
         os.close(slave)
+        if not cut:
+            os.close(master)
         if proc.poll() is None:
             proc.kill()
-    assert out[0].startswith("Hand 1, you against Casual")
-    err = proc.stderr.read().strip().splitlines()
+    return code, port, out, proc.stderr.read().strip().splitlines()
+
+
+def test_a_port_that_goes_away_keeps_the_reviews_names_the_cut_hand_and_the_game_goes_on_after(tmp_path):
+    lines = play_game(21, Variant.make(28, "last13", 10), seats(21, (Person(), "original"))).lines
+    scores = [i for i, line in enumerate(lines) if line.startswith("score ")]
+    code, port, out, err = listen(lines[:scores[0] + 1], tmp_path, cut=True)  # the game line and hand 1
+    assert code == 1 and out[0].startswith("Hand 1, you against Casual")
     assert len(err) == 1 and err[0].startswith(f"error: {port} went away during hand 2"), err
     assert "1 hand reviewed above" in err[0] and "Traceback" not in err[0]
+    # plugged in again: the device sends hand 2 when it ends, without the game line; the review knows the game
+    code, port, out, err = listen(lines[scores[0] + 1:scores[1] + 1], tmp_path, cut=False)
+    assert code == 0 and out[0].startswith("Hand 2, you against Casual"), (out, err)
+    assert err[-1] == "Stopped: 1 hand reviewed."
