@@ -13,7 +13,7 @@ A played hand is walked again decision by decision for one seat:
   Hard's rollout rule on both sides and the stage-2 position it reaches
   valued exactly, scored in points. A decision is listed when the card
   played cost at least :data:`WORTH_LISTING` points on average over the
-  deals; the 95% interval says how sure that is.
+  deals and the 95% interval of that is above nothing.
 - The duplicate comparison plays the same deal again with the top device
   level (Master) in the seat, against the same opponent: the game's AI
   stream is replayed from the first hand, so the opponent draws what it drew
@@ -59,8 +59,8 @@ class Decision:
     upcard: int  # stage 1: the face-up card; stage 2: -1
     tricks: tuple[int, int]  # tricks taken this stage so far (seat, opponent)
     values: dict[int, float]  # each legal card: stage 2 the seat's tricks from here, stage 1 points on average
-    worlds: dict[int, int] = field(default_factory=dict)  # stage 1: deals each card was valued in
-    best: list[int] = field(default_factory=list)  # stage 2: the cards of the best value; stage 1: the rival's run
+    deals: dict[int, int] = field(default_factory=dict)  # stage 1: sampled deals each card was valued in
+    best: list[int] = field(default_factory=list)  # stage 2: the cards of the best value; stage 1: the better card's run
     lost_tricks: int = 0  # stage 2
     lost_points: float = 0.0  # the seat's points less the opponent's, best card against the card played
     interval: tuple[float, float] | None = None  # stage 1: 95% interval of lost_points
@@ -252,7 +252,7 @@ def stage1_decision(state: HandState, seat: int, card: int, rng: Rng, variant: V
     full = variant.deck.mask
     scores: dict[int, list[int]] = {c: [] for c in cands}
 
-    def deal(who: list[int]) -> None:
+    def play_deal(who: list[int]) -> None:
         theirs, stock = expert.sample_world(obs, rules, rng)
         for c in who:
             st = expert.world_state(obs, theirs, stock)
@@ -261,24 +261,25 @@ def stage1_decision(state: HandState, seat: int, card: int, rng: Rng, variant: V
             scores[c].append(world_points(st, seat, variant))
 
     for _ in range(FIRST_DEALS):
-        deal(cands)
+        play_deal(cands)
     rival = max(cands, key=lambda c: (sum(scores[c]), c == played))
     if rival != played:
         diffs: list[int] = []
         while len(diffs) < MOST_DEALS:
             for _ in range(MORE_DEALS):
-                deal([rival, played])
+                play_deal([rival, played])
                 diffs.append(scores[rival][-1] - scores[played][-1])
             mean, lo, hi = mean_interval(diffs)
             if mean <= 0 or (lo > 0 and mean >= WORTH_LISTING):
                 break
-        d.lost_points, lo, hi = mean_interval(diffs)
-        d.interval = (lo, hi)
-        d.best = [c for c in cards_of(legal) if candidate_of(cands, c) == rival]
+        mean, lo, hi = mean_interval(diffs)
+        d.lost_points, d.interval = max(mean, 0.0), (lo, hi)
+    best = rival if d.lost_points > 0 else played
+    d.best = [c for c in cards_of(legal) if candidate_of(cands, c) == best]
     for c in cards_of(legal):
         rep = scores[candidate_of(cands, c)]
         d.values[c] = sum(rep) / len(rep)
-        d.worlds[c] = len(rep)
+        d.deals[c] = len(rep)
     return d
 
 

@@ -22,17 +22,21 @@ def level_title(name: str) -> str:
 
 
 class Words:
-    """Who is who in a review: "you" and "Cpu" at a person's game, the seats' levels otherwise."""
+    """Who is who in a review, as the table says it: "you" and "Cpu" at a person's game, "P1" and "P2" in a
+    game of two computers (the demo's captions)."""
 
     def __init__(self, r: HandReview) -> None:
         seat, other = r.names
-        if seat == HUMAN:
-            self.me, self.them = "you", "Cpu" if other != HUMAN else "the other player"
-        elif other == HUMAN:
-            self.me, self.them = "Cpu", "you"
+        if HUMAN in r.names:
+            self.me, self.them = ("you", "Cpu") if seat == HUMAN else ("Cpu", "you")
         else:
-            self.me = f"P{r.seat + 1} ({level_title(seat)})"
-            self.them = f"P{2 - r.seat} ({level_title(other)})"
+            self.me, self.them = f"P{r.seat + 1}", f"P{2 - r.seat}"
+        self.who = {self.me: seat, self.them: other}
+
+    def named(self, word: str) -> str:
+        """The seat with its level: "you", "Cpu (Master)"."""
+        name = self.who[word]
+        return word if name == HUMAN else f"{word} ({level_title(name)})"
 
     @staticmethod
     def cap(word: str) -> str:
@@ -120,8 +124,8 @@ def text(r: HandReview, signs: bool) -> list[str]:
     t = Table(signs)
     w = Words(r)
     low = r.mode == LOW
-    against = f" against {level_title(r.names[1])}" if w.me == "you" and r.names[1] != HUMAN else ""
-    out = [f"Hand {r.number}, {w.me}{against}. Trumps: {t.suit(r.trump)} {SUIT_WORDS[r.trump]}."
+    against = level_title(r.names[1]) if w.me == "you" else w.named(w.them)
+    out = [f"Hand {r.number}, {w.named(w.me)} against {against}. Trumps: {t.suit(r.trump)} {SUIT_WORDS[r.trump]}."
            + (" Low hand: fewest tricks win." if low else ""),
            f"{Words.cap(w.me)}: {result(w, r.tricks, r.points)}."]
     listed1 = [d for d in r.stage1 if d.mistake]
@@ -172,7 +176,7 @@ def data(r: HandReview) -> dict:
             "best": [t.card(c) for c in d.best], "lost_points": round(d.lost_points, 3), "mistake": d.mistake,
         }
         if d.stage == 1:
-            out.update(face_up=t.card(d.upcard), deals={t.card(c): n for c, n in sorted(d.worlds.items())},
+            out.update(face_up=t.card(d.upcard), deals={t.card(c): n for c, n in sorted(d.deals.items())},
                        interval=[round(x, 3) for x in d.interval] if d.interval else None)
         else:
             out.update(opponent_hand=names(d.other), lost_tricks=d.lost_tricks)

@@ -65,4 +65,5 @@ def test_a_computer_seat_is_reviewed_with_seat(game):
     path, _ = game
     r = run(main, ["review", str(path), "--seat", "1", "--no-master"])
     assert r.exit_code == 0, r.output
-    assert "Hand 1, Cpu." in r.output and "Master with" not in r.output
+    assert "Hand 1, Cpu (Casual) against you." in r.output and "Master with" not in r.output
+    assert "Your hand:" in r.output or "Cpu's hand:" in r.output
