@@ -153,8 +153,8 @@ def replay(file) -> None:
               help="Listen to the Arduboy on this serial port (found by USB id when no TRACE or --emulator is given).")
 @click.option("--emulator", type=click.Choice(["avr8js", "projectabe"]), is_flag=False, flag_value="avr8js",
               default=None, help="Listen to the emulator instead (avr8js if no value), running --hex with --press.")
-@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default="distributable/Whist.hex",
-              show_default=True, help="With --emulator: the firmware to run.")
+@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With --emulator: the firmware to run (default: distributable/Whist.hex).")
 @click.option("--press", default="", metavar="SCHEDULE",
               help='With --emulator: buttons by frame, as for whist emulate ("A@60,RIGHT@90-120").')
 @click.option("--frames", type=click.IntRange(1), default=None, help="With --emulator: frames to run (default: until Ctrl-C).")
@@ -164,7 +164,7 @@ def replay(file) -> None:
               help="The seat to review (default: the one played on the buttons); a computer's seat works too.")
 @click.option("--json", "as_json", is_flag=True, help="Each hand's review as one line of JSON.")
 @click.option("--no-master", is_flag=True, help="Leave out the replay of the deal with Master (faster).")
-def review(trace, port: str | None, emulator: str | None, hex_path: str, press: str, frames: int | None,
+def review(trace, port: str | None, emulator: str | None, hex_path: str | None, press: str, frames: int | None,
            projectabe_dir: str | None, any_build: bool, seat: int | None, as_json: bool, no_master: bool) -> None:
     """Where a hand was lost: each hand of TRACE ('-' for stdin), or live from the Arduboy, reviewed.
 
@@ -212,7 +212,7 @@ def review(trace, port: str | None, emulator: str | None, hex_path: str, press: 
     listen(session, show, kept, port, emulator, hex_path, press, frames, projectabe_dir, any_build)
 
 
-def listen(session, show, kept, port: str | None, emulator: str | None, hex_path: str, press: str,
+def listen(session, show, kept, port: str | None, emulator: str | None, hex_path: str | None, press: str,
            frames: int | None, projectabe_dir: str | None, any_build: bool) -> None:
     """whist review's live half: a device (or the emulator) until Ctrl-C, each hand reviewed as it ends."""
     from contextlib import ExitStack
@@ -228,6 +228,9 @@ def listen(session, show, kept, port: str | None, emulator: str | None, hex_path
         try:
             if emulator:
                 presses = parse_schedule(press)
+                hex_path = hex_path or "distributable/Whist.hex"
+                if not os.path.isfile(hex_path):
+                    fail(f"--hex {hex_path}: no such file; build it with 'make hex' or give --hex")
                 emu = stack.enter_context(Emulator(hex_path, backend=chosen_backend(emulator, projectabe_dir, any_build)))
                 source, chunks = "the emulator", emulator_chunks(emu, presses, frames)
             else:
