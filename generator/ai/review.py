@@ -23,6 +23,7 @@ A played hand is walked again decision by decision for one seat:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..engine.cards import cards_of
@@ -338,7 +339,9 @@ class Reviewer:
         if not self.want_duplicate:
             review.no_duplicate = "not asked for"
         elif self.players[1 - seat] is None:
-            review.no_duplicate = "the other seat was played by a person"
+            other = self.names[1 - seat]
+            review.no_duplicate = ("the other seat was played by a person" if other == HUMAN
+                                   else f"the other seat's player '{other}' is not a level this version has")
         elif not self.in_step:
             review.no_duplicate = ("the computer's cards do not follow its level from the game's start "
                                    "(hands missing, or another version of the game)")
@@ -346,7 +349,7 @@ class Reviewer:
             review.duplicate = self.duplicate(final.deal, start)
         return review
 
-    def _walk(self, played: PlayedHand, judge) -> int:
+    def _walk(self, played: PlayedHand, judge: Callable[[HandState, int], None] | None) -> int:
         if played.number != self.next:
             self.in_step = False  # the hands between were not seen: the stream is lost
         self.next = played.number + 1
