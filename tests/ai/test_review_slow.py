@@ -22,8 +22,6 @@ from generator.ai.review import Session
 from generator.engine.game import play_game
 from generator.engine.rules import Variant
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not os.environ.get("WHIST_LONGTEST"), reason="make longtest")]
-
 HANDS = 200
 DOCS_REAL_GAMES = 0.020  # docs/ai.md, issue 16 eleventh part: stage-2 loss, real games, 32,000 units
 SINGLE = Variant.make(52, "last13", 0)
@@ -67,6 +65,8 @@ def test_the_poisson_interval():
     assert poisson_interval(10, 1) == pytest.approx((4.795, 18.39), abs=1e-2)
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("WHIST_LONGTEST"), reason="make longtest")
 def test_master_stage2_loss_reviewed_is_what_docs_ai_says():
     losses = review_many("hard-rule", "original-exact")
     k = sum(losses)
@@ -76,6 +76,8 @@ def test_master_stage2_loss_reviewed_is_what_docs_ai_says():
     assert lo <= DOCS_REAL_GAMES <= hi
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("WHIST_LONGTEST"), reason="make longtest")
 def test_master_against_master_is_reviewed():
     losses = review_many("hard", "hard")
     k = sum(losses)
