@@ -63,12 +63,13 @@ screenshots: hex $(NODE_STAMP)
 	$(PY) -m generator.targets.screenshots distributable/Whist.hex docs/screenshots --emulator $(EMULATOR)
 
 # The slow UI runs: a Classic game through the buttons, 100,000 frames of weighted random
-# buttons (hands and games finished, stack headroom and the EEPROM system bytes checked).
+# buttons (hands and games finished, stack headroom and the EEPROM system bytes checked);
+# the coach: Master's stage-2 loss over 200 reviewed hands against docs/ai.md's figure.
 longtest: $(STAMP) $(NODE_STAMP) toolchain
 	WHIST_LONGTEST=1 $(PY) -m pytest -q -s -m slow
 
 bench: hex $(NODE_STAMP)
-	$(WHIST) bench --hex distributable/Whist.hex --elf build/avr/Whist.elf --think-hands 400
+	$(WHIST) bench --hex distributable/Whist.hex --elf build/avr/Whist.elf --think-hands 400 --review-hands 20
 	$(MAKE) bench-ai
 
 # The computer opponent: duplicate-deal win rates (every level against the original game's own code, ppot,

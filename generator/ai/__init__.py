@@ -1,7 +1,8 @@
 """The computer players: one module per family (``basic``, ``original``,
 ``hard``, ``rollout``, ``expert``, and ``ppot``, the original game's own
 opponent as a yardstick), the stage-2 ``solver``, the registry in
-``players``, and the tools that measure and tune them (``arena``, ``tuning``).
+``players``, the tools that measure and tune them (``arena``, ``tuning``),
+and the coach that reviews a player's hands (``review``).
 
 It imports only from ``generator.engine``.
 """

@@ -47,6 +47,8 @@ def _load() -> ctypes.CDLL | None:
     dll = ctypes.CDLL(str(lib))
     dll.exact_value.argtypes = [ctypes.POINTER(ctypes.c_uint16)] * 2 + [ctypes.c_int] * 4
     dll.exact_value.restype = ctypes.c_int
+    dll.exact_from.argtypes = dll.exact_value.argtypes + [ctypes.c_int]
+    dll.exact_from.restype = ctypes.c_int
     return dll
 
 
@@ -62,12 +64,15 @@ def _dll() -> ctypes.CDLL | None:
     return _DLL
 
 
-def exact_value(h: Hands, trump: int, leader: int, maxer: int, counted: int) -> int:
-    """Tricks ``counted`` takes from a trick boundary with ``leader`` to lead, ``maxer`` making it take the most."""
+def exact_value(h: Hands, trump: int, leader: int, maxer: int, counted: int, guess: int = 0) -> int:
+    """Tricks ``counted`` takes from a trick boundary with ``leader`` to lead, ``maxer`` making it take the most.
+
+    ``guess`` only says where the search's questions start: near the value, they are fewer.
+    """
     dll = _dll()
     if dll is not None:
         Row = ctypes.c_uint16 * 4
-        return dll.exact_value(Row(*h[0]), Row(*h[1]), trump, leader, maxer, counted)
+        return dll.exact_from(Row(*h[0]), Row(*h[1]), trump, leader, maxer, counted, guess)
     return python_exact_value(h, trump, leader, maxer, counted)
 
 

@@ -87,6 +87,7 @@ def main() -> None:
     whist trace --seed 7            print the trace of an AI-vs-AI game
     whist replay FILE               check a trace against the rules
     whist play                      play against the engine in the terminal
+    whist review FILE               where a hand was lost (or live: whist review)
     whist bench                     engine speed
     """
 
@@ -147,6 +148,116 @@ def replay(file) -> None:
 
 
 @main.command()
+@click.argument("trace", required=False, type=click.File("r"))
+@click.option("--port", metavar="PORT", default=None,
+              help="Listen to the Arduboy on this serial port (found by USB id when no TRACE or --emulator is given).")
+@click.option("--emulator", type=click.Choice(["avr8js", "projectabe"]), is_flag=False, flag_value="avr8js",
+              default=None, help="Listen to the emulator instead (avr8js if no value), running --hex with --press.")
+@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With --emulator: the firmware to run (default: distributable/Whist.hex).")
+@click.option("--press", default="", metavar="SCHEDULE",
+              help='With --emulator: buttons by frame, as for whist emulate ("A@60,RIGHT@90-120").')
+@click.option("--frames", type=click.IntRange(1), default=None, help="With --emulator: frames to run (default: until Ctrl-C).")
+@click.option("--projectabe", "projectabe_dir", metavar="DIR", default=None, help="As for whist emulate.")
+@click.option("--any-build", is_flag=True, help="As for whist emulate.")
+@click.option("--seat", type=click.IntRange(0, 1), default=None,
+              help="The seat to review (default: the one played on the buttons); a computer's seat works too.")
+@click.option("--json", "as_json", is_flag=True, help="Each hand's review as one line of JSON.")
+@click.option("--no-master", is_flag=True, help="Leave out the replay of the deal with Master (faster).")
+def review(trace, port: str | None, emulator: str | None, hex_path: str | None, press: str, frames: int | None,
+           projectabe_dir: str | None, any_build: bool, seat: int | None, as_json: bool, no_master: bool) -> None:
+    """Where a hand was lost: each hand of TRACE ('-' for stdin), or live from the Arduboy, reviewed.
+
+    \b
+    For the seat played on the buttons (or --seat): stage 2 exactly (every
+    trick a card lost against perfect play), stage 1 estimated over sampled
+    deals (the cards that cost a quarter of a point or more), and the same
+    deal played by Master in that seat against the same opponent. Live
+    (--port, or no TRACE): play on the Arduboy; each hand's review is printed
+    as soon as the hand ends, until Ctrl-C. See docs/review.md.
+    """
+    from ..ai.review import ReviewError, Session
+    from .review import render
+    from .table import can_show_signs
+
+    if trace is not None and (port or emulator):
+        raise click.UsageError("give a TRACE or a live source (--port, --emulator), not both")
+    signs = can_show_signs()
+    session = Session(seat, duplicate=not no_master, demos=trace is None)
+
+    def show(got) -> None:
+        if isinstance(got, str):
+            click.echo(f"note: {got}", err=True)
+            return
+        for line in render(got, as_json, signs):
+            click.echo(line)
+        sys.stdout.flush()
+
+    def kept() -> str:
+        n = session.reviewed
+        return f"; {n} hand{'s' if n != 1 else ''} reviewed above" if n else ""
+
+    if trace is not None:
+        try:
+            for n, line in enumerate(trace, 1):
+                got = session.feed(n, line)
+                if got is not None:
+                    show(got)
+            session.close()
+        except ReviewError as e:
+            fail(f"{trace.name}: {e}{kept()}")
+        except UnicodeDecodeError:
+            fail(f"{trace.name}: not a text file; give a trace written by 'whist trace' or sent by the device")
+        return
+    listen(session, show, kept, port, emulator, hex_path, press, frames, projectabe_dir, any_build)
+
+
+def listen(session, show, kept, port: str | None, emulator: str | None, hex_path: str | None, press: str,
+           frames: int | None, projectabe_dir: str | None, any_build: bool) -> None:
+    """whist review's live half: a device (or the emulator) until Ctrl-C, each hand reviewed as it ends."""
+    from contextlib import ExitStack
+
+    from ..ai.review import ReviewError
+    from ..targets.emulator import Emulator, EmulatorError, parse_schedule
+    from ..targets.live import (Listener, LiveError, Vanished, emulator_chunks, find_port, load_games, open_port,
+                                port_chunks, remember)
+
+    session.known = load_games()
+    listener = Listener(session)
+    with ExitStack() as stack:
+        try:
+            if emulator:
+                presses = parse_schedule(press)
+                hex_path = hex_path or "distributable/Whist.hex"
+                if not os.path.isfile(hex_path):
+                    fail(f"--hex {hex_path}: no such file; build it with 'make hex' or give --hex")
+                emu = stack.enter_context(Emulator(hex_path, backend=chosen_backend(emulator, projectabe_dir, any_build)))
+                source, chunks = "the emulator", emulator_chunks(emu, presses, frames)
+            else:
+                source = port or find_port()
+                chunks = port_chunks(open_port(source))
+                click.echo(f"Listening to {source}: play on the Arduboy; each hand is reviewed when it ends "
+                           "(Ctrl-C stops).", err=True)
+            for chunk in chunks:
+                for got in listener.feed(chunk):
+                    show(got)
+                    if session.saved:
+                        remember(session.saved)
+        except KeyboardInterrupt:
+            click.echo(f"Stopped: {session.reviewed} hand{'s' if session.reviewed != 1 else ''} reviewed.", err=True)
+        except Vanished as e:
+            cut = session.cut
+            during = f" during {cut}, which is not reviewed (a hand is sent only when it ends)" if cut else ""
+            fail(f"{e}{during}{kept()}; reconnect it and run whist review again")
+        except LiveError as e:
+            fail(e)
+        except ReviewError as e:
+            fail(f"{source}: {e}{kept()}")
+        except (EmulatorError, ValueError) as e:
+            fail(e)
+
+
+@main.command()
 @click.option("--seed", type=U32, default=None, help="Deal number to play (random if omitted).")
 @rules_options
 @click.option("--level", type=click.Choice(LEVELS), default=FIRST, show_default=True,
@@ -169,14 +280,16 @@ def play(seed: int | None, deck: str, scoring: str, target: int, level: str, exp
 @click.option("--elf", "elf_path", type=click.Path(exists=True, dir_okay=False), default=None,
               help="The ELF the --hex was built from (build/avr/Whist.elf): the slowest hands are also "
                    "replayed on the table, the think hook's redraws included.")
-def bench(seconds: float, hex_path: str | None, think_hands: int, elf_path: str | None) -> None:
+@click.option("--review-hands", type=click.IntRange(0, 10_000), default=0, show_default=True,
+              help="Also time whist review on this many hands of each variant (one core).")
+def bench(seconds: float, hex_path: str | None, think_hands: int, elf_path: str | None, review_hands: int) -> None:
     """Print benchmark figures: engine hands/s, and with --hex both emulators side by side and the thinking time."""
     from ..targets.bench import run_bench
     from ..targets.emulator import EmulatorError
     from ..targets.package import BuildError
 
     try:
-        run_bench(seconds, click.echo, hex_path, think_hands, elf_path)
+        run_bench(seconds, click.echo, hex_path, think_hands, elf_path, review_hands)
     except (EmulatorError, BuildError, ValueError) as e:
         fail(e)
 

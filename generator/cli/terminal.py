@@ -9,62 +9,25 @@ only what the player could see at the table is shown, and every line fits in
 from __future__ import annotations
 
 import random
-import sys
 
 import click
 
-from ..ai.players import FIRST_LEVEL, LEVEL_NAMES, make_player
-from ..engine.cards import RANKS, SUITS, CardError, cards_of, parse_card, rank_of, suit_of
-from ..engine.display import DECK_TITLES, scoring_title, suit_order
+from ..ai.players import FIRST_LEVEL, HUMAN, LEVEL_NAMES, make_player
+from ..ai.review import HandReview, Reviewer
+from ..engine.cards import CardError, suit_of
+from ..engine.display import DECK_TITLES, scoring_title
 from ..engine.game import play_hand
 from ..engine.prng import ai_rng
 from ..engine.rules import LOW, Variant, game_winner, hand_points
 from ..engine.state import HandState, Trick
+from ..engine.trace import PlayedHand
+from .review import text
+from .table import SUIT_WORDS, Table, can_show_signs
 
-SIGNS = "♠♥♦♣"  # in SUITS order
-SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 # The device's levels by their player-facing names, weakest first; Expert is the PC's own.
 LEVELS = {name.lower(): (player, hint) for player, (name, hint) in LEVEL_NAMES.items()}
 EXPERT = ("expert", "the strongest, on this PC only")
 FIRST = LEVEL_NAMES[FIRST_LEVEL][0].lower()
-
-
-def can_show_signs(stream=None) -> bool:
-    encoding = getattr(stream or sys.stdout, "encoding", None) or "ascii"
-    try:
-        SIGNS.encode(encoding)
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
-
-
-class Table:
-    """Says what happens at the table, as the device would, in a terminal."""
-
-    def __init__(self, signs: bool) -> None:
-        self.signs = signs
-
-    def suit(self, s: int) -> str:
-        return SIGNS[s] if self.signs else SUITS[s]
-
-    def card(self, c: int) -> str:
-        rank = RANKS[rank_of(c)]
-        return ("10" if rank == "T" else rank) + self.suit(suit_of(c))
-
-    def cards(self, mask: int, trump: int) -> str:
-        """Cards in the device's order: trumps first, colours alternating, high cards first."""
-        groups = []
-        for s in suit_order(trump, "alternate"):
-            cs = sorted((c for c in cards_of(mask) if suit_of(c) == s), key=rank_of, reverse=True)
-            if cs:
-                groups.append(" ".join(self.card(c) for c in cs))
-        return "   ".join(groups)
-
-    def parse(self, text: str) -> int:
-        """A card as typed: ``10H``, ``th``, ``Q♠``."""
-        for i, sign in enumerate(SIGNS):
-            text = text.replace(sign, SUITS[i])
-        return parse_card(text)
 
 
 def echo(line: str = "") -> None:
@@ -153,6 +116,7 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         echo(f"Hand {number}. Trumps: {t.suit(state.trump)} {SUIT_WORDS[state.trump]}.{mode}")
         echo("Stage 1: win a trick to take the face-up card.")
 
+    coach = Coach(seed, variant, player, t.signs)
     totals = (0, 0)
     number = 0
     while True:
@@ -161,6 +125,7 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         tricks = state.counted_tricks()
         pts = hand_points(variant.scoring, variant.deck, state.mode, tricks)
         totals = (totals[0] + pts[0], totals[1] + pts[1])
+        coach.played.append(PlayedHand(number, state, pts, totals))
         echo()
         echo(f"Hand {number} over. Tricks that count: you {tricks[0]}, Cpu {tricks[1]}.")
         if pts[0] or pts[1]:
@@ -171,5 +136,36 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         winner = game_winner(variant.target, totals)
         if winner is not None:
             echo({-1: "A draw!", 0: "You win the game!", 1: "The computer wins the game."}[winner])
+            if ask("Type r for a review of the hand, or press Enter (q quits)").lower() == "r":
+                coach.review()
             return
-        ask("Press Enter for the next hand (q quits)")
+        while ask("Press Enter for the next hand, r for a review of this one (q quits)").lower() == "r":
+            coach.review()
+
+
+class Coach:
+    """The review `whist review` gives, offered after each hand (generator/ai/review.py).
+
+    The reviewer replays every hand's computer cards from the game's stream,
+    so the hands not reviewed are walked through too, when a later one is.
+    """
+
+    def __init__(self, seed: int, variant: Variant, player: str, signs: bool) -> None:
+        self.reviewer = Reviewer(seed, variant, (HUMAN, player), seat=0)
+        self.signs = signs
+        self.played: list[PlayedHand] = []
+        self.followed = 0
+        self.reviews: dict[int, HandReview] = {}
+
+    def review(self) -> None:
+        last = self.played[-1]
+        if last.number not in self.reviews:
+            echo("Reviewing the hand...")
+            for hand in self.played[self.followed:-1]:
+                self.reviewer.follow(hand)
+            self.reviews[last.number] = self.reviewer.review(last)
+            self.followed = len(self.played)
+        echo()
+        for line in text(self.reviews[last.number], self.signs):
+            echo(line)
+        echo()

@@ -125,73 +125,138 @@ class ReplayResult:
     totals: tuple[int, int]
 
 
+@dataclass
+class PlayedHand:
+    """A hand whose trace checked out, from its ``hand`` line to its ``score`` line."""
+
+    number: int
+    state: HandState  # after the last trick: the deal and every trick in ``history``
+    points: tuple[int, int]
+    totals: tuple[int, int]  # running totals after this hand
+
+
+class Reader:
+    """Checks a trace a line at a time, as it arrives, and hands back each hand once it is scored.
+
+    A device sends a hand's trace only when the hand is over, so a reader fed
+    from a serial port sees each hand whole, one after the other; ``replay``
+    feeds it a file.
+    """
+
+    def __init__(self) -> None:
+        self.seed = 0
+        self.variant: Variant | None = None
+        self.names: tuple[str, str] = ("", "")
+        self.state: HandState | None = None  # the hand being read
+        self.number = 0  # of the hand being read (or last read)
+        self.totals = (0, 0)
+        self.tricks = 0
+        self.result: ReplayResult | None = None  # set by the ``end`` line
+        self.header = ""  # the game line
+        self._want: list[str] = []  # exact lines expected next (a hand's header, score, end)
+        self._begun = False
+
+    @property
+    def expecting(self) -> str:
+        """What the next line should be, as the error for a trace that stops here says it."""
+        if self.variant is None:
+            return "the game line"
+        if self._want:
+            return f"'{self._want[0]}'"
+        return f"trick {self.state.trick_number}"
+
+    @property
+    def in_hand(self) -> bool:
+        """A line of a hand has been read and its score line has not come yet."""
+        return self._begun
+
+    def feed(self, n: int, line: str) -> PlayedHand | None:
+        """Check line ``n``; raise :class:`TraceError` if it is wrong, return the hand its score line ends."""
+        if self.result is not None:
+            raise TraceError(n, f"unexpected line after the end of the game: '{line}'")
+        if self.variant is None:
+            try:
+                self.resume(line, 1, (0, 0))
+            except ValueError as e:
+                raise TraceError(n, str(e)) from None
+            return None
+        self._begun = self.state is not None
+        if self._want:
+            want = self._want.pop(0)
+            if line != want:
+                raise TraceError(n, f"expected '{want}', found '{line}'")
+            if line.startswith("score "):
+                return self._scored()
+            if line.startswith("end "):
+                self.result = ReplayResult(self.number, self.tricks, game_winner(self.variant.target, self.totals),
+                                           self.totals)
+            return None
+        self._trick(n, line)
+        return None
+
+    def resume(self, header: str, number: int, totals: tuple[int, int]) -> None:
+        """Read from hand ``number`` of the game ``header`` starts, its earlier hands (with these running totals) read before.
+
+        A game continued from the device's save sends its hands without its game line.
+        """
+        self.seed, self.variant, self.names = parse_header(header)
+        self.header, self.number, self.totals = header, number - 1, totals
+        self._deal()
+
+    def _deal(self) -> None:
+        self.number += 1
+        d = deal(self.seed, self.number, self.variant.deck)
+        self.state = HandState(self.variant.deck, self.variant.scoring, d)
+        self._want = hand_header(d, self.state.trump, self.state.mode)
+
+    def _trick(self, n: int, got: str) -> None:
+        state = self.state
+        m = TRICK.fullmatch(got)
+        if not m:
+            raise TraceError(n, f"expected a trick line ('trick <i> <p>:<card> <p>:<card> win=<p> ...'), found '{got}'")
+        try:
+            lead, follow = parse_card(m.group(3)), parse_card(m.group(5))
+        except CardError as e:
+            raise TraceError(n, str(e)) from None
+        for p, c, g in ((state.turn, lead, 2), (1 - state.turn, follow, 4)):
+            if int(m.group(g)) != p:
+                raise TraceError(n, f"player {p} should play {'first' if g == 2 else 'second'}, found player {m.group(g)}")
+            if not state.legal_mask() >> c & 1:
+                raise TraceError(n, f"{p}:{card_name(c)} is not a legal play ({_why_illegal(state, c)})")
+            state.apply(c)
+        want = trick_line(state.history[-1])
+        if got != want:
+            raise TraceError(n, f"expected '{want}', found '{got}'")
+        self.tricks += 1
+        if state.is_over():
+            tricks = state.counted_tricks()
+            self._points = hand_points(self.variant.scoring, self.variant.deck, state.mode, tricks)
+            self.totals = (self.totals[0] + self._points[0], self.totals[1] + self._points[1])
+            self._want = [score_line(tricks, self._points, self.totals)]
+
+    def _scored(self) -> PlayedHand:
+        hand = PlayedHand(self.number, self.state, self._points, self.totals)
+        self.state = None
+        self._begun = False
+        winner = game_winner(self.variant.target, self.totals)
+        if winner is None:
+            self._deal()
+        else:
+            self._want = [end_line(winner, self.totals)]
+        return hand
+
+
 def replay(text: Iterable[str]) -> ReplayResult:
     """Check a whole trace against the rules; raise :class:`TraceError` at the first bad line."""
     lines = content_lines(text)
     if not lines:
         raise TraceError(0, "the trace is empty")
-    it = iter(lines)
-
-    def expect(want: str) -> None:
-        n, got = next_line(f"'{want}'")
-        if got != want:
-            raise TraceError(n, f"expected '{want}', found '{got}'")
-
-    last = [lines[-1][0]]
-
-    def next_line(what: str) -> tuple[int, str]:
-        try:
-            n, got = next(it)
-        except StopIteration:
-            raise TraceError(last[0] + 1, f"the trace ends early: expected {what}") from None
-        last[0] = n
-        return n, got
-
-    n, first = next_line("the game line")
-    try:
-        seed, variant, _ = parse_header(first)
-    except ValueError as e:
-        raise TraceError(n, str(e)) from None
-
-    totals = (0, 0)
-    number = 0
-    tricks_seen = 0
-    while True:
-        number += 1
-        d = deal(seed, number, variant.deck)
-        state = HandState(variant.deck, variant.scoring, d)
-        for want in hand_header(d, state.trump, state.mode):
-            expect(want)
-        while not state.is_over():
-            n, got = next_line(f"trick {state.trick_number}")
-            m = TRICK.fullmatch(got)
-            if not m:
-                raise TraceError(n, f"expected a trick line ('trick <i> <p>:<card> <p>:<card> win=<p> ...'), found '{got}'")
-            try:
-                lead, follow = parse_card(m.group(3)), parse_card(m.group(5))
-            except CardError as e:
-                raise TraceError(n, str(e)) from None
-            for p, c, g in ((state.turn, lead, 2), (1 - state.turn, follow, 4)):
-                if int(m.group(g)) != p:
-                    raise TraceError(n, f"player {p} should play {'first' if g == 2 else 'second'}, found player {m.group(g)}")
-                if not state.legal_mask() >> c & 1:
-                    raise TraceError(n, f"{p}:{card_name(c)} is not a legal play ({_why_illegal(state, c)})")
-                state.apply(c)
-            want = trick_line(state.history[-1])
-            if got != want:
-                raise TraceError(n, f"expected '{want}', found '{got}'")
-            tricks_seen += 1
-        tricks = state.counted_tricks()
-        pts = hand_points(variant.scoring, variant.deck, state.mode, tricks)
-        totals = (totals[0] + pts[0], totals[1] + pts[1])
-        expect(score_line(tricks, pts, totals))
-        winner = game_winner(variant.target, totals)
-        if winner is not None:
-            expect(end_line(winner, totals))
-            rest = list(it)
-            if rest:
-                raise TraceError(rest[0][0], f"unexpected line after the end of the game: '{rest[0][1]}'")
-            return ReplayResult(number, tricks_seen, winner, totals)
+    reader = Reader()
+    for n, line in lines:
+        reader.feed(n, line)
+    if reader.result is None:
+        raise TraceError(lines[-1][0] + 1, f"the trace ends early: expected {reader.expecting}")
+    return reader.result
 
 
 def _why_illegal(state: HandState, c: int) -> str:
@@ -201,6 +266,6 @@ def _why_illegal(state: HandState, c: int) -> str:
 
 
 __all__ = [
-    "game_header", "hand_header", "trick_line", "score_line", "end_line", "replay",
+    "game_header", "hand_header", "trick_line", "score_line", "end_line", "replay", "Reader", "PlayedHand",
     "TraceError", "parse_header", "content_lines", "DECKS", "SCORINGS", "trick_winner",
 ]

@@ -35,6 +35,39 @@ def hands_per_second(variant: Variant, seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
+def review_times(variant: Variant, hands: int, opponent: str = "hard") -> list[tuple[float, bool]]:
+    """CPU seconds (one core) to review each of ``hands`` single hands of a person against ``opponent``, and
+    whether the hand was low. The person is the screenshots' stand-in (greedy cards): a weak player's hand
+    is the dearer to review, since more of its cards are compared again in fresh deals."""
+    from ..ai.players import seats
+    from ..ai.review import Session
+    from ..engine.game import play_game
+    from ..engine.rules import LOW
+    from .screenshots import Human
+
+    out = []
+    for seed in range(1, hands + 1):
+        lines = play_game(seed, variant, seats(seed, (Human(), opponent))).lines
+        session = Session()
+        start = time.process_time()
+        reviews = [r for n, line in enumerate(lines, 1) if (r := session.feed(n, line)) is not None]
+        out.append((time.process_time() - start, reviews[0].mode == LOW))
+    return out
+
+
+def review_speed(hands: int, echo: Callable[[str], None]) -> None:
+    """whist review's time a hand, the stage-1 estimates and the replay with Master included."""
+    echo(f"whist review, a hand of a person against Master reviewed (CPU seconds on one core, {hands} hands each):")
+    for deck, scoring in ((52, "last13"), (28, "last13"), (52, "every"), (52, "highlow")):
+        times = review_times(Variant.make(deck, scoring, 0), hands)
+        for low in (False, True):
+            xs = sorted(t for t, is_low in times if is_low == low)
+            if xs:
+                kind = f"{deck} cards, {scoring}" + (", low hands" if low else ", high hands" if scoring == "highlow" else "")
+                echo(f"  {kind:<28} median {xs[len(xs) // 2]:.2f} s, worst {xs[-1]:.2f} s, "
+                     f"{sum(1 for x in xs if x > 3)} of {len(xs)} over 3 s")
+
+
 def emulators(seconds: float, echo: Callable[[str], None], hex_path: str) -> None:
     """Both emulators side by side on the same hex and the same games: speed and cross-test games per minute."""
     from . import crosstest
@@ -59,7 +92,7 @@ def emulators(seconds: float, echo: Callable[[str], None], hex_path: str) -> Non
 
 
 def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None = None,
-              think_hands: int = THINK_HANDS, elf_path: str | None = None) -> None:
+              think_hands: int = THINK_HANDS, elf_path: str | None = None, review_hands: int = 0) -> None:
     if hex_path and elf_path:
         from .thinktime import check_elf
 
@@ -67,6 +100,8 @@ def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None 
     for deck in (52, 28):
         v = Variant.make(deck, "last13", 10)
         echo(f"engine: random play, {deck}-card deck: {hands_per_second(v, seconds):,.0f} hands/s (one core, trace lines formatted)")
+    if review_hands:
+        review_speed(review_hands, echo)
     if hex_path:
         emulators(seconds, echo, hex_path)
         from . import thinktime

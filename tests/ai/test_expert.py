@@ -23,6 +23,17 @@ def test_compiled_exact_values_equal_the_python_solver():
         assert native.exact_value(*args) == native.python_exact_value(*args)
 
 
+def test_where_the_questions_start_never_changes_the_value():
+    rnd = random.Random(17)
+    for _ in range(100):
+        n = rnd.choice((3, 6, 9))
+        cards = rnd.sample(range(52), 2 * n)
+        h = [split(sum(1 << c for c in cards[:n])), split(sum(1 << c for c in cards[n:]))]
+        args = (h, rnd.randrange(4), rnd.randrange(2), rnd.randrange(2), rnd.randrange(2))
+        want = native.exact_value(*args)
+        assert {native.exact_value(*args, guess=g) for g in (-1, 0, n // 2, n, n + 3)} == {want}
+
+
 def play_until(state: HandState, trick: int, seed: int) -> None:
     players = [make_player("original", Rng(seed)), make_player("greedy", Rng(seed))]
     while state.trick_number < trick:

@@ -70,6 +70,8 @@ FILES: dict[str, bytes] = {
     "texthex.arduboy": arduboy({"binaries": [{"filename": "Whist.hex"}]}, {"Whist.hex": b"nope"}),
     "nopng/readme.txt": b"no pictures here",
     "plain": b"a plain file, not a folder",
+    "nohuman.trace": b"game v1 seed=1 deck=52 scoring=last13 target=10 p0=greedy p1=greedy\n",
+    "cut.trace": b"game v1 seed=1 deck=28 scoring=last13 target=0 p0=human p1=greedy\nhand 1 dealer=1\n",
 }
 
 H = str(HEX)
@@ -84,6 +86,13 @@ CASES: list[list[str]] = [
     # replay
     ["replay"], ["replay", "{tmp}/nonexistent"], ["replay", "{tmp}"], ["replay", "{tmp}/empty"],
     ["replay", "{tmp}/garbage.trace"], ["replay", "{tmp}/trace.txt"], ["replay", "{tmp}/binary.hex"],
+    # review: a trace that does not replay, is cut, has no person in it; sources that are not there
+    ["review", "{tmp}/nonexistent"], ["review", "{tmp}"], ["review", "{tmp}/empty"], ["review", "{tmp}/garbage.trace"],
+    ["review", "{tmp}/trace.txt"], ["review", "{tmp}/binary.hex"], ["review", "{tmp}/nohuman.trace"],
+    ["review", "{tmp}/cut.trace"], ["review", "{tmp}/nohuman.trace", "--seat", "2"],
+    ["review", "{tmp}/cut.trace", "--port", "/dev/null"], ["review", "--port", "{tmp}/nonexistent"],
+    ["review", "--port", "{tmp}/plain"], ["review", "--port", "{tmp}"], ["review", "--emulator", "bochs"],
+    ["review", "--emulator", "--hex", "{tmp}/text.hex"], ["review", "--emulator", "--hex", H, "--press", "Q@1"],
     # play (the terminal game)
     ["play", "--deck", "13"], ["play", "--seed", "-5"], ["play", "--target", "999"], ["play", "--p1", "wizard"],
     # solve
@@ -131,7 +140,7 @@ CASES: list[list[str]] = [
     # bench
     ["bench", "--seconds", "0"], ["bench", "--hex", "{tmp}/nonexistent"],
     ["bench", "--seconds", "0.1", "--hex", "{tmp}/text.hex"], ["bench", "--seconds", "0.1", "--hex", "{tmp}/empty"],
-    ["bench", "--seconds", "0.1", "--hex", H, "--elf", "{tmp}/fake.elf"],
+    ["bench", "--seconds", "0.1", "--hex", H, "--elf", "{tmp}/fake.elf"], ["bench", "--review-hands", "-1"],
     # upload: the file is checked before any port is looked for
     ["upload", "{tmp}/nonexistent"], ["upload", "{tmp}"], ["upload", "{tmp}/empty"], ["upload", "{tmp}/text.hex"],
     ["upload", "{tmp}/binary.hex"], ["upload", "{tmp}/badsum.hex"], ["upload", "{tmp}/boot.hex"],
@@ -148,7 +157,7 @@ CASES: list[list[str]] = [
     # no such command or option
     ["fly"], ["trace", "--seed", "1", "--colour", "red"],
 ]
-USES_NODE = {"emulate", "crosstest", "bench"}
+USES_NODE = {"emulate", "crosstest", "bench", "review"}
 # Commands whose output goes to stdout, run for real with stdout on a full disk.
 FULL_DISK = [["trace", "--seed", "1"], ["emulate", H, "--frames", "2"], ["solve", "--trump", "S", "--lead", "0",
              "--hand0", "AS,KD", "--hand1", "KS,QD"], ["replay", str(ROOT / "tests/engine/golden")], ["--help"]]

@@ -1,0 +1,296 @@
+"""The coach (generator/ai/review.py): exact stage-2 losses, a planted stage-1 blunder found, the duplicate
+replayed from the game's AI stream, and the scoring variants counted in points."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import pytest
+
+from generator.ai import rollout
+from generator.ai.hard import stage2_choice
+from generator.ai.players import HUMAN, make_player, seats
+from generator.ai.review import Exact, ReviewError, Session, net_points
+from generator.ai.solver import split
+from generator.engine import trace
+from generator.engine.cards import parse_card
+from generator.engine.game import play_game
+from generator.engine.prng import Rng, ai_rng
+from generator.engine.rules import HIGH, LOW, Variant, deal, hand_points, trick_winner
+from generator.engine.state import HandState
+
+LAST13 = Variant.make(52, "last13", 0)
+
+
+# -- an independent referee: plain minimax over every card --------------------------------------------------
+
+def minimax(hands: tuple[int, int], trump: int, leader: int, seat: int, want_most: bool) -> int:
+    """The seat's tricks from a trick boundary, each side playing every legal card; the seat takes the most
+    (the fewest when not ``want_most``), the other seat the opposite."""
+
+    @lru_cache(maxsize=None)
+    def value(h0: int, h1: int, leader: int) -> int:
+        hands = [h0, h1]
+        if not hands[leader]:
+            return 0
+        results = []
+        for a in cards(hands[leader]):
+            follower = 1 - leader
+            hf = hands[follower]
+            same = [b for b in cards(hf) if b // 13 == a // 13]
+            replies = []
+            for b in same or cards(hf):
+                w = follower if trick_winner(a, b, trump) == 1 else leader
+                nh = list(hands)
+                nh[leader] ^= 1 << a
+                nh[follower] ^= 1 << b
+                replies.append((w == seat) + value(nh[0], nh[1], w))
+            results.append(pick(replies, follower))
+        return pick(results, leader)
+
+    def pick(xs: list[int], mover: int) -> int:
+        return max(xs) if (mover == seat) == want_most else min(xs)
+
+    return value(hands[0], hands[1], leader)
+
+
+def cards(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
+def referee_values(hands: list[int], trump: int, leader: int, lead: int, seat: int, mode: int) -> dict[int, int]:
+    """The seat's tricks from this trick on for each legal card, perfect play after it (plain minimax)."""
+    want_most = mode == HIGH
+    mine = hands[seat]
+    legal = [c for c in cards(mine) if lead < 0 or c // 13 == lead // 13] if lead >= 0 else cards(mine)
+    legal = legal or cards(mine)
+    out = {}
+    for c in legal:
+        h = list(hands)
+        h[seat] ^= 1 << c
+        if lead >= 0:
+            w = seat if trick_winner(lead, c, trump) == 1 else 1 - seat
+            out[c] = (w == seat) + minimax((h[0], h[1]), trump, w, seat, want_most)
+            continue
+        opp = 1 - seat
+        same = [b for b in cards(h[opp]) if b // 13 == c // 13]
+        replies = []
+        for b in same or cards(h[opp]):
+            hh = list(h)
+            hh[opp] ^= 1 << b
+            w = opp if trick_winner(c, b, trump) == 1 else seat
+            replies.append((w == seat) + minimax((hh[0], hh[1]), trump, w, seat, want_most))
+        out[c] = min(replies) if want_most else max(replies)
+    return out
+
+
+@pytest.mark.parametrize("mode", [HIGH, LOW])
+def test_every_legal_card_is_valued_as_plain_minimax_values_it(mode):
+    rnd = random.Random(33 + mode)
+    for _ in range(60):
+        n = rnd.choice((2, 3, 4))
+        dealt = rnd.sample(range(52), 2 * n)
+        trump, seat = rnd.randrange(4), rnd.randrange(2)
+        hands = [0, 0]
+        hands[seat], hands[1 - seat] = sum(1 << c for c in dealt[:n]), sum(1 << c for c in dealt[n:])
+        lead = -1
+        if rnd.random() < 0.5:  # the other seat has led its last dealt card
+            lead = dealt[-1]
+            hands[1 - seat] ^= 1 << lead
+        h = [split(hands[0]), split(hands[1])]
+        ex = Exact(seat, trump, mode)
+        legal_mask = hands[seat]
+        if lead >= 0 and any(c // 13 == lead // 13 for c in cards(hands[seat])):
+            legal_mask = sum(1 << c for c in cards(hands[seat]) if c // 13 == lead // 13)
+        got = ex.card_values(h, 1 - seat if lead >= 0 else seat, lead, legal_mask)
+        left = n
+        own = {c: v if ex.counted == seat else left - v for c, v in got.items()}
+        assert own == referee_values(hands, trump, 1 - seat if lead >= 0 else seat, lead, seat, mode)
+
+
+# -- a hand with planted mistakes ---------------------------------------------------------------------------
+
+SEED, BLUNDER_TRICK = 34, 3  # trumps spades; at trick 3 the seat cannot follow clubs and holds A♠, the face-up card is 4♣
+SMALL = 5  # the stage-2 plant comes where both hands hold this many cards or fewer, so minimax can referee it
+
+
+def planted_hand(blunders: bool, variant: Variant = LAST13, seed: int = SEED) -> tuple[list[str], tuple[int, int] | None]:
+    """A single hand: the person plays Master's stage 1 and a perfect stage 2 (the Python solver's) against
+    Casual, except (with ``blunders``) the trump ace thrown on a worthless trick and, late in stage 2, the
+    first card that loses. Returns the trace and the planted stage-2 decision (trick, card)."""
+    st = HandState(variant.deck, variant.scoring, deal(seed, 1, variant.deck))
+    lines = [trace.game_header(seed, variant, (HUMAN, "original")), *trace.hand_header(st.deal, st.trump, st.mode)]
+    own, cpu = Rng(seed + 1000), make_player("original", ai_rng(seed))
+    ace = 13 * st.trump + 12
+    planted = None
+    while not st.is_over():
+        p, obs, legal = st.turn, st.observation(st.turn), st.legal_mask()
+        if p == 1:
+            c = cpu.choose(obs, legal)
+        elif st.stock_left:
+            c = rollout.choose(obs, legal, own)
+            if blunders and st.trick_number == BLUNDER_TRICK:
+                assert legal >> ace & 1 and c != ace and st.lead // 13 != st.trump
+                assert not legal & (0x1FFF << 13 * (st.lead // 13))  # void in the led suit
+                c = ace
+        else:
+            c = stage2_choice(obs, None).card
+            if blunders and planted is None and st.hands[0].bit_count() <= SMALL:
+                values = referee_values(list(st.hands), st.trump, st.leader, st.lead, 0, st.mode)
+                worse = [x for x in values if values[x] < max(values.values())]
+                if worse:
+                    c, planted = worse[0], (st.trick_number, worse[0])
+        done = st.apply(c)
+        if done:
+            lines.append(trace.trick_line(done))
+    tricks = st.counted_tricks()
+    pts = hand_points(variant.scoring, variant.deck, st.mode, tricks)
+    lines += [trace.score_line(tricks, pts, pts), trace.end_line(-1 if pts[0] == pts[1] else pts.index(max(pts)), pts)]
+    return lines, planted
+
+
+def review_of(lines: list[str], **kw):
+    session = Session(**kw)
+    got = [session.feed(n, line) for n, line in enumerate(lines, 1)]
+    session.close()
+    reviews = [g for g in got if g is not None and not isinstance(g, str)]
+    assert len(reviews) == 1
+    return reviews[0]
+
+
+@pytest.fixture(scope="module")
+def planted():
+    lines, plant = planted_hand(blunders=True)
+    return lines, plant, review_of(lines)
+
+
+def test_the_planted_stage2_card_is_the_only_loss_and_loses_what_minimax_says(planted):
+    _, (trick, card), review = planted
+    losses = [(d.trick, d.card, d.lost_tricks) for d in review.stage2 if d.lost_tricks]
+    d = next(d for d in review.stage2 if d.trick == trick)
+    want = referee_values([d.hand, d.other], review.trump, 0 if d.lead < 0 else 1, d.lead, 0, review.mode)
+    assert losses == [(trick, card, max(want.values()) - want[card])]
+    assert d.values == {c: float(v) for c, v in want.items()}
+    # the points: last13 counts stage 2 only; the hand's outcome with the best card against the one played
+    left = d.hand.bit_count()
+
+    def net(t: int) -> int:
+        return net_points(LAST13, review.mode, 0, (d.tricks[0] + t, d.tricks[1] + left - t))
+
+    assert d.lost_points == net(max(want.values())) - net(want[card]) >= 1
+    assert review.lost_tricks == losses[0][2] and review.lost(2) == d.lost_points
+
+
+def test_the_planted_stage1_blunder_is_found_with_an_interval_above_nothing(planted):
+    _, _, review = planted
+    d = next(d for d in review.stage1 if d.trick == BLUNDER_TRICK)
+    assert d.card == parse_card("AS") and d.mistake
+    lo, hi = d.interval
+    assert d.lost_points >= 0.25 and 0 < lo <= d.lost_points <= hi
+    assert parse_card("AS") not in d.best
+    assert d in review.costliest()
+
+
+@pytest.mark.parametrize("seed", [4, 8])
+def test_a_perfect_stage2_shows_no_loss(seed):
+    lines, plant = planted_hand(False, Variant.make(28, "last13", 0), seed)
+    assert plant is None
+    review = review_of(lines, duplicate=False)
+    assert any(len(set(d.values.values())) > 1 for d in review.stage2)  # a card could have lost a trick
+    assert not [d for d in review.stage2 if d.mistake] and review.lost_tricks == 0
+    assert all(d.card in d.best for d in review.stage2)
+
+
+# -- the duplicate: the game's AI stream, hand after hand ----------------------------------------------------
+
+def test_master_reviewed_in_its_own_seat_replays_its_own_hands_exactly():
+    """Master in Master's seat against the same opponent is the same game: the stream is followed across hands."""
+    variant = Variant.make(28, "last13", 10)
+    lines = play_game(11, variant, seats(11, ("hard", "easy"))).lines
+    session = Session(seat=0)
+    reviews = [r for n, line in enumerate(lines, 1) if (r := session.feed(n, line)) is not None]
+    assert len(reviews) >= 2
+    for r in reviews:
+        assert r.duplicate is not None, r.no_duplicate
+        assert (r.duplicate.tricks, r.duplicate.points) == (r.tricks, r.points)
+
+
+def test_a_computer_seat_that_does_not_play_its_level_gets_no_duplicate():
+    variant = Variant.make(28, "last13", 0)
+    lines = play_game(5, variant, seats(5, ("greedy", "easy"))).lines
+    lines[0] = lines[0].replace("p0=greedy", "p0=hard")  # the trace claims Master played seat 0
+    r = review_of(lines, seat=1)
+    assert r.duplicate is None and "do not follow its level" in r.no_duplicate
+
+
+# -- scoring variants ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("scoring, deck, mode, tricks, net", [
+    ("last13", 52, HIGH, (7, 6), 1), ("last13", 52, HIGH, (6, 7), -1), ("last13", 52, HIGH, (13, 0), 10),
+    ("every", 52, HIGH, (15, 11), 2), ("diff", 52, HIGH, (4, 9), -5),
+    ("highlow", 52, LOW, (4, 9), 3), ("highlow", 52, LOW, (9, 4), -3), ("last13", 28, HIGH, (5, 2), 2),
+])
+def test_net_points_follow_the_variant(scoring, deck, mode, tricks, net):
+    v = Variant.make(deck, scoring, 0)
+    assert net_points(v, mode, 0, tricks) == net
+    assert net_points(v, mode, 1, tricks) == net  # (seat, opponent) whichever the seat
+
+
+# -- the session: what it refuses and what it passes over ---------------------------------------------------
+
+def test_a_trace_with_no_person_needs_a_seat():
+    lines = play_game(3, Variant.make(28, "last13", 0), seats(3, ("greedy", "easy"))).lines
+    with pytest.raises(ReviewError, match="--seat"):
+        review_of(lines)
+    assert review_of(lines, seat=1, duplicate=False).names == ("easy", "greedy")
+
+
+def test_a_live_session_passes_over_the_demo_and_notes_a_game_it_joined_late():
+    demo = play_game(3, Variant.make(28, "last13", 0), seats(3, ("easy", "easy"))).lines
+    session = Session(demos=True)
+    assert [session.feed(n, line) for n, line in enumerate(demo, 1)] == [None] * len(demo)
+    late = Session(demos=True)
+    notes = [late.feed(n, line) for n, line in enumerate(demo[1:], 1)]
+    assert sum(isinstance(x, str) for x in notes) == 1 and "game" in next(x for x in notes if x)
+
+
+def test_a_trace_cut_inside_a_hand_names_the_hand():
+    lines = play_game(9, Variant.make(28, "last13", 10), seats(9, ("greedy", "easy"))).lines
+    first = next(i for i, line in enumerate(lines) if line.startswith("score "))
+    session = Session(seat=0, duplicate=False)
+    for n, line in enumerate(lines[:first + 4], 1):
+        session.feed(n, line)
+    assert session.cut == "hand 2"
+    with pytest.raises(ReviewError, match="inside hand 2"):
+        session.close()
+
+
+def test_a_wrong_line_is_named():
+    lines = play_game(9, Variant.make(28, "last13", 0), seats(9, ("greedy", "easy"))).lines
+    i = next(i for i, line in enumerate(lines) if line.startswith("trick 3 "))
+    lines[i] = lines[i].replace("win=0", "win=1") if "win=0" in lines[i] else lines[i].replace("win=1", "win=0")
+    with pytest.raises(ReviewError, match=f"line {i + 1}: .*does not replay"):
+        review_of(lines, seat=0)
+
+
+def test_a_game_continued_without_its_game_line_is_reviewed_on_from_where_it_stood():
+    """The device sends a continued game's hands without its game line: a known game's next hand is read on,
+    with the AI stream where it stood (the duplicate still replays Master's own hands exactly)."""
+    lines = play_game(11, Variant.make(28, "last13", 10), seats(11, ("hard", "easy"))).lines
+    scores = [i for i, line in enumerate(lines) if line.startswith("score ")]
+    cut, lines = scores[0] + 1, lines[:scores[2] + 1]  # three hands: the first seen whole, two continued
+    first = Session(seat=0, duplicate=False)
+    for n, line in enumerate(lines[:cut], 1):
+        first.feed(n, line)
+    saved = first.saved
+    assert saved is not None and saved.next == 2
+    whole = Session(seat=0)
+    want = [r for n, line in enumerate(lines, 1) if (r := whole.feed(n, line)) is not None][1:]
+    later = Session(seat=0, known=[saved])
+    got = [r for n, line in enumerate(lines[cut:], 1) if (r := later.feed(n, line)) is not None]
+    assert [(r.number, r.duplicate, r.lost_tricks) for r in got] == [(r.number, r.duplicate, r.lost_tricks) for r in want]
+    assert got[0].duplicate is not None
+    stranger = Session(seat=0)
+    notes = [r for n, line in enumerate(lines[cut:], 1) if (r := stranger.feed(n, line)) is not None]
+    assert len(notes) == 1 and "continued" in notes[0]
