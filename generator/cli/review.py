@@ -113,9 +113,9 @@ def result(w: Words, tricks: tuple[int, int] | None, points: tuple[int, int]) ->
     """Who scored what, as the scoreboard says it, with the counted tricks unless ``tricks`` is None."""
     score = f" ({plural(tricks[0], 'trick')} to {tricks[1]})" if tricks else ""
     if points[0]:
-        return f"{plural(points[0], 'point')}{score}"
+        return f"{w.me} scored {plural(points[0], 'point')}{score}"
     if points[1]:
-        return f"{w.them} scored {points[1]}{score}"
+        return f"{w.them} scored {plural(points[1], 'point')}{score}"
     return f"no points{score}"
 
 
@@ -127,7 +127,7 @@ def text(r: HandReview, signs: bool) -> list[str]:
     against = level_title(r.names[1]) if w.me == "you" else w.named(w.them)
     out = [f"Hand {r.number}, {w.named(w.me)} against {against}. Trumps: {t.suit(r.trump)} {SUIT_WORDS[r.trump]}."
            + (" Low hand: fewest tricks win." if low else ""),
-           f"{Words.cap(w.me)}: {result(w, r.tricks, r.points)}."]
+           f"Result: {result(w, r.tricks, r.points)}."]
     listed1 = [d for d in r.stage1 if d.mistake]
     out.append("")
     if listed1:
@@ -150,7 +150,7 @@ def text(r: HandReview, signs: bool) -> list[str]:
     if r.duplicate is not None:
         me = "your" if w.me == "you" else f"{w.me}'s"
         out += fit(f"Master with {me} cards: {result(w, r.duplicate.tricks, r.duplicate.points)}; "
-                   f"{w.me}: {result(w, None, r.points)}.", "  ")
+                   f"as {w.me} played: {result(w, None, r.points)}.", "  ")
     elif r.no_duplicate != "not asked for":
         out.append(f"No replay with Master: {r.no_duplicate}.")
     top = r.costliest()
