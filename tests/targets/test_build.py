@@ -56,6 +56,9 @@ def test_size_report_is_printed(builds: list[tuple[Path, str]]) -> None:
     out = builds[0][1]
     assert "flash " in out and "/ 28,160 B" in out and "static RAM " in out and "/ 1,900 B" in out
     assert re.search(r"largest 20 items .*\n( +[\d,]+ B (flash|RAM ) +\S.*\n){20}", out)
+    order = re.search(r"link order: (\d+) of (\d+) calls between functions reach with rcall \((\d+) in the "
+                      r"compiler's order\)", out)
+    assert order and int(order[3]) < int(order[1]) <= int(order[2])  # the order brings calls within reach
     assert re.search(r"stack: [\d,]+ B used at most .* \([\d,]+ B never touched between it and the search's table\)",
                      out)
     print(out)
