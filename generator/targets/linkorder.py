@@ -25,9 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MOVABLE = ".text."  # -ffunction-sections: one section per function (libgcc's come in a few groups)
+CODE = (".text", ".init", ".fini")  # the sections of code; the disassembly reads PROGMEM data as code too
 REACH = (-4096, 4094)  # rcall/rjmp: target - (address + 2), in bytes
-ROUNDS = 20_000  # moves tried; enough to settle (more found a handful of calls at most)
+ROUNDS = 30_000  # moves tried (a few seconds)
 SEED = 1
+ACCEPT = 0.7  # the chance of keeping a move that loses one call, at first
 SCRIPT_MARK = "==================================================\n"  # around ld --verbose's script
 DEFAULT_TEXT = "     *(.text.*)\n"  # the default script's line that takes the functions
 
@@ -84,18 +86,17 @@ class Layout:
             raise OrderError("the functions' sections (.text.*) are not one run in the map")
         self.movable = movable
 
-        def owner(address: int) -> int:
+        def owner(address: int) -> int | None:  # the code section holding the address
             lo, hi = 0, len(secs)
             while hi - lo > 1:
                 mid = (lo + hi) // 2
                 lo, hi = (mid, hi) if starts[mid] <= address else (lo, mid)
-            if not secs[lo].address <= address < secs[lo].address + secs[lo].size:
-                raise OrderError(f"address 0x{address:x} is in no section of the map")
-            return lo
+            inside = secs[lo].address <= address < secs[lo].address + secs[lo].size
+            return lo if inside and secs[lo].name.startswith(CODE) else None
 
-        # Calls between sections, outside the vectors (whose slots keep their size either way).
+        # Calls between sections of code (the vectors' slots keep their size either way).
         between = [(owner(c.address), owner(c.target), c) for c in calls]
-        between = [(a, b, c) for a, b, c in between if a != b and secs[a].name != ".vectors"]
+        between = [(a, b, c) for a, b, c in between if a is not None and b is not None and a != b]
         shorts = sorted(c.address for _, _, c in between if c.short)
 
         def unrelaxed(address: int) -> int:  # the address with the relaxed calls before it long again
@@ -113,6 +114,7 @@ class Layout:
         # (section, offset, target section, target offset) in unrelaxed bytes
         self.calls = [(a, unrelaxed(c.address) - base[a], b, unrelaxed(c.target) - base[b]) for a, b, c in between]
         self.relaxed = len(shorts)  # of len(self.calls), in this link
+        self.spans = [(a, b, toff - off - 2) for a, off, b, toff in self.calls]  # target - (call + 2) = pos[b] - pos[a] + span
         self.partners: dict[int, list[int]] = {}
         for a, _, b, _ in self.calls:
             if a != b and a in movable and b in movable:
@@ -134,16 +136,33 @@ class Layout:
         """How many calls are certain to be relaxed with the functions in this order."""
         pos = self.positions(order)
         lo, hi = REACH
-        return sum(1 for a, off, b, toff in self.calls if lo <= pos[b] + toff - pos[a] - off - 2 <= hi)
+        return sum(lo <= pos[b] - pos[a] + span <= hi for a, b, span in self.spans)
+
+
+def grown(layout: Layout) -> list[int]:
+    """A first order: from the function with the most calls, each next the one with the most
+    calls to those placed, put at whichever end brings more in reach."""
+    placed = [max(layout.movable, key=lambda u: (len(layout.partners.get(u, ())), -u))]
+    rest = [u for u in layout.movable if u != placed[0]]
+    while rest:
+        u = max(rest, key=lambda v: sum(p in placed for p in layout.partners.get(v, ())))
+        rest.remove(u)
+        before, after = [u, *placed], [*placed, u]
+        placed = before if layout.in_reach(before + rest) >= layout.in_reach(after + rest) else after
+    return placed
 
 
 def arrange(layout: Layout, rounds: int = ROUNDS, seed: int = SEED) -> list[int]:
-    """A function order with many calls in reach: moves one function at a time, most next to a
-    function it calls or is called by, keeping each move that loses nothing."""
+    """A function order with many calls in reach: from :func:`grown`'s, moves one function at a
+    time, most next to a function it calls or is called by; a move that loses calls is kept
+    now and then, less often the more it loses and the later it is (simulated annealing),
+    and the best order met is the answer. Only exact float operations decide (no exp), so the
+    order is the same on every machine."""
     rng = random.Random(seed)
-    order = list(layout.movable)
-    best = layout.in_reach(order)
-    for _ in range(rounds):
+    order = grown(layout)
+    now = layout.in_reach(order)
+    best, best_order = now, order
+    for k in range(rounds):
         u = rng.choice(order)
         i = order.index(u)
         partners = layout.partners.get(u)
@@ -154,9 +173,11 @@ def arrange(layout: Layout, rounds: int = ROUNDS, seed: int = SEED) -> list[int]
             j = rng.randrange(len(trial) + 1)
         trial.insert(j, u)
         score = layout.in_reach(trial)
-        if score >= best:
-            best, order = score, trial
-    return order
+        if score >= now or rng.random() < ACCEPT * (1 - k / rounds) ** 2 / 2 ** (now - score - 1):
+            now, order = score, trial
+            if now > best:
+                best, best_order = now, order
+    return best_order
 
 
 def script(default: str, patterns: list[str]) -> str:
