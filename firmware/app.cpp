@@ -18,6 +18,7 @@
 #include "sprites.h"
 #include "stack.h"
 #include "table.h"
+#include "text.h"
 #include "whist_core.h"
 
 namespace {
@@ -262,7 +263,7 @@ bool playQueued;
 // The answer a line is owed (a valid play is kept in `queued`; one at a time).
 uint8_t command(const char* line, bool overlong) {
   if (overlong) return ERROR_LONG;
-  if (!strcmp_P(line, PSTR("stack"))) return REPLY_STACK;
+  if (isText(line, text::TRACE_STACK)) return REPLY_STACK;
   PlayCommand cmd;
   uint8_t err = parsePlay(line, cmd);
   if (err) return err;
@@ -286,8 +287,8 @@ void answer(uint8_t code) {
   bool h = hidden;
   hidden = false;
   if (code == REPLY_STACK) {  // a test hook: the stack's high-water mark and the output lost
-    printFigure(PSTR("stack free"), stack::untouched(TABLE_ABOVE));
-    printFigure(PSTR("serial dropped"), hw::serialDropped);
+    printFigure(text::TRACE_FIGURE_0, stack::untouched(TABLE_ABOVE));  // protocol.FIGURES
+    printFigure(text::TRACE_FIGURE_1, hw::serialDropped);
   } else {
     printError(code);
   }
@@ -370,7 +371,7 @@ void announce() {
   if (announced || !(Serial.dtr() || Serial.rts())) return;
   announced = true;
   cli();
-  printComment(PSTR("whist " WHIST_VERSION " ready"));
+  print(text::TRACE_READY);
   sei();
 }
 

@@ -77,8 +77,7 @@ int16_t textRun(int16_t x, int16_t y, const char* s, uint8_t id, Color c) {
   text::Reader r;
   if (!s) text::open(r, id);
   for (char ch; (ch = s ? *s++ : text::next(r)); x += CHAR_W) {
-    uint8_t i = (uint8_t)(ch - 32) > 95 ? '?' - 32 : ch - 32;
-    const uint8_t* g = sprites::font + i * sprites::FONT_FRAME_BYTES;
+    const uint8_t* g = sprites::font + sprites::glyph(ch) * sprites::FONT_FRAME_BYTES;
     for (uint8_t col = 0; col < sprites::FONT_W; col++) {
       int16_t cx = x + col;
       if (cx < 0 || cx >= hw::WIDTH) continue;

@@ -7,7 +7,8 @@
 // Bitmaps are PROGMEM, in the layout of the generated sprites.h: ceil(h/8)
 // rows of w bytes, each byte 8 vertical pixels with the LSB on top. Text uses
 // the project font (sprites::font): 3x5 glyphs (row 5 for descenders) on a
-// 4-pixel advance, ASCII 32..127, others shown as '?'.
+// 4-pixel advance, of the characters the firmware draws (sprites::glyph: the
+// screen's texts, digits, '/'; others past them shown as '?').
 #pragma once
 #include <stdint.h>
 

@@ -13,12 +13,12 @@ import jinja2
 
 from .. import __version__
 
-from ..engine import cards, display, prng, rules, trace
+from ..engine import cards, display, prng, rules
 
 from ..ai import hard, original, rollout, solver
 
-from . import protocol
-from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL, HUMAN
+from . import protocol, tracetext
+from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 
 TEMPLATES = Path(__file__).parent / "templates"
 CORE_FILES = ("whist_core.h", "whist_core.cpp")
@@ -66,16 +66,13 @@ def core_context() -> dict:
         "decks": decks,
         "scorings": scorings,
         "players": players,
-        "human": HUMAN,
         "high": rules.HIGH,
         "low": rules.LOW,
-        "mode_names": rules.MODE_NAMES,
         "xorshift": prng.XORSHIFT,
         "mix_mul1": prng.MIX_MUL1,
         "mix_mul2": prng.MIX_MUL2,
         "golden": prng.GOLDEN,
         "ai_salt": prng.AI_SALT,
-        "trace_version": trace.VERSION,
         "solver": {
             "budget": solver.WORK_BUDGET,
             "key_work": solver.KEY_WORK,
@@ -104,8 +101,12 @@ def core_context() -> dict:
             "max_worlds": rollout.MAX_WORLDS,
             "estimate": rollout.ESTIMATE._asdict(),
         },
-        "errors": list(protocol.ERRORS.values()),
         "error_code": protocol.ERROR_CODES,
+        "play_keys": protocol.PLAY_KEYS,
+        "kinds": tracetext.KINDS,
+        "kind_char": tracetext.KIND_CHAR,
+        "field_char": tracetext.FIELD_CHAR,
+        "fields": tracetext.fields(),
         "default": {
             "deck": sizes.index(d["deck"]),
             "scoring": list(rules.SCORINGS).index(d["scoring"]),

@@ -27,6 +27,15 @@ ERRORS: dict[str, str] = {
     "busy": "busy",  # a person's game is on the screen (or a play is already waiting): send it later
 }
 ERROR_CODES = {name: i + 1 for i, name in enumerate(ERRORS)}
+COMMAND = "play"
+# The play command's keys, "seed" first and then in the order of PlayCommand's byte
+# fields (whist_core.h), each with the error that a bad value of it gets.
+PLAY_KEYS = {"seed": "seed", "deck": "deck", "scoring": "scoring", "target": "target", "p0": "player",
+             "p1": "player", "fast": "fast"}
+# The test hook: `stack` answers "# stack free=N" and "# serial dropped=N" (docs/trace.md).
+STACK = "stack"
+FIGURES = ("stack free", "serial dropped")
+READY = "whist {version} ready"  # the comment line the firmware sends once the host opens the port
 # Emulator markers (GPIOR0 writes, docs/emulator.md) around each decision of a fast game.
 MARK_THINK, MARK_MOVED = 0xA0, 0xA1
 MARK_TURN = 0xA2  # the table waits for the person's card (a game on the buttons)

@@ -7,17 +7,33 @@ become its mask. Bitmaps use the SSD1306 layout the firmware draws with:
 bytes are 8-pixel vertical strips, LSB on top, row of pages after row of pages.
 A ``packed`` sprite (the full-screen title) is stored LZ-packed (:mod:`.pack`)
 and unpacked by the generated ``sprites::unpack``.
+
+The font keeps only the glyphs the firmware draws (:func:`drawn`): the
+characters of the screen's packed texts, the digits and '/' of the numbers and
+page counts it makes, '?' for a character the font lacks, and any character
+literal in firmware/. A run of unused glyphs is left out when that pays (the
+last run, and any of three or more: skipping one costs the generated
+``sprites::glyph`` about 6 B, a glyph is 3 B).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from PIL import Image
 
+from . import text
 from .pack import lz_pack
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+FONT_FIRST = 32  # font.png: a glyph for each character from ' ' to DEL
+# Drawn though in no packed text: digits (gfx::number, the deal number), '/' (the page
+# count "2/4") and '?' (what gfx draws for a character the font lacks).
+MADE_CHARS = "0123456789/?"
+SKIP_COST = 2  # glyphs' worth of code to skip a run of unused ones inside the font
 
 
 class SpriteError(ValueError):
@@ -49,6 +65,17 @@ SPECS = (
 
 
 @dataclass(frozen=True)
+class Gap:
+    """Characters the font leaves out: ``count`` from ``first``."""
+    first: int
+    count: int
+
+    @property
+    def chars(self) -> str:
+        return "".join(chr(c) for c in range(self.first, self.first + self.count))
+
+
+@dataclass(frozen=True)
 class Sprite:
     spec: Spec
     width: int  # of one frame as stored (ink_w for the font)
@@ -56,6 +83,7 @@ class Sprite:
     frames: int
     data: bytes
     mask: bytes | None
+    gaps: tuple[Gap, ...] = ()  # the font's left-out characters, the last run included
 
     @property
     def frame_bytes(self) -> int:
@@ -139,8 +167,50 @@ def _pixels(img: Image.Image, path: Path) -> tuple[list[list[bool]], list[list[b
     return lit, opaque
 
 
-def load_all(assets_dir: Path) -> list[Sprite]:
-    return [load(spec, assets_dir / f"{spec.name}.png") for spec in SPECS]
+def drawn(assets_dir: Path, firmware: Path = FIRMWARE) -> set[str]:
+    """Every character the firmware can draw: the screen's packed texts, MADE_CHARS and the
+    character literals of its code. A string literal drawn with gfx::text is refused: the
+    screen's texts belong in assets/text (drawn with gfx::textId)."""
+    chars = set(MADE_CHARS)
+    for _, t in text.screen_texts(assets_dir):
+        chars |= set(t) - {"\n"}
+    for path in sorted(firmware.glob("*.[ch]*")):
+        code = re.sub(r"//[^\n]*|/\*.*?\*/", "", path.read_text(), flags=re.S)
+        chars |= {m[1] for m in re.finditer(r"'([ -~])'", code)}
+        if m := re.search(r"gfx::text(Inverted)?\([^;\"]*\"", code):
+            raise SpriteError(f"{path}: {m[0]}... draws a string literal; put the text in "
+                              "assets/text/labels.txt and draw it with gfx::textId")
+    return chars
+
+
+def font_gaps(chars: set[str], glyphs: int) -> list[Gap]:
+    """The runs of never-drawn glyphs worth leaving out of a font of ``glyphs`` from FONT_FIRST."""
+    runs: list[Gap] = []
+    for c in range(FONT_FIRST, FONT_FIRST + glyphs):
+        if chr(c) in chars:
+            continue
+        if runs and runs[-1].first + runs[-1].count == c:
+            runs[-1] = Gap(runs[-1].first, runs[-1].count + 1)
+        else:
+            runs.append(Gap(c, 1))
+    end = FONT_FIRST + glyphs
+    return [g for g in runs if g.first + g.count == end or g.count > SKIP_COST]
+
+
+def font_subset(font: Sprite, chars: set[str]) -> Sprite:
+    """The font without the glyphs worth leaving out (:func:`font_gaps`)."""
+    gaps = font_gaps(chars, font.frames)
+    out = set().union(*(range(g.first - FONT_FIRST, g.first - FONT_FIRST + g.count) for g in gaps))
+    keep = [i for i in range(font.frames) if i not in out]
+    n = font.frame_bytes
+    data = b"".join(font.data[i * n:(i + 1) * n] for i in keep)
+    return replace(font, frames=len(keep), data=data, gaps=tuple(gaps))
+
+
+def load_all(assets_dir: Path, firmware: Path = FIRMWARE) -> list[Sprite]:
+    """Every sprite, the font cut to what the firmware draws."""
+    out = [load(spec, assets_dir / f"{spec.name}.png") for spec in SPECS]
+    return [font_subset(s, drawn(assets_dir, firmware)) if s.spec.name == "font" else s for s in out]
 
 
 def _rows(data: bytes) -> list[str]:
@@ -150,7 +220,12 @@ def _rows(data: bytes) -> list[str]:
 def render_header(sprites: list[Sprite]) -> str:
     env = Environment(loader=PackageLoader("generator.codegen", "templates"), undefined=StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
-    return env.get_template("sprites.h.j2").render(sprites=sprites, rows=_rows)
+    font = next(s for s in sprites if s.spec.name == "font")
+    end = FONT_FIRST + font.frames + sum(g.count for g in font.gaps)  # past font.png's last glyph
+    last = font.gaps[-1] if font.gaps else None
+    tail = last.first if last and last.first + last.count == end else end
+    context = {"last": tail - 1, "skips": [g for g in reversed(font.gaps) if g.first < tail]}
+    return env.get_template("sprites.h.j2").render(sprites=sprites, rows=_rows, font=context)
 
 
 def generate(assets_dir: Path, out_dir: Path) -> list[Path]:

@@ -25,6 +25,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from .. import __version__
 from ..ai.players import DEVICE_PLAYERS, LEVEL_NAMES
 from ..engine import cards, display, rules
+from . import tracetext
 from .pack import TextPack, bpe_pack
 
 FILES = ("rules", "controls", "credits")  # assets/text/NAME.txt, ids RULES, CONTROLS, CREDITS
@@ -95,10 +96,10 @@ def titles() -> list[tuple[str, str]]:
     return out
 
 
-def texts(assets_dir: Path) -> list[tuple[str, str]]:
-    """(id, text) in id order: the labels, the titles, the files, HELP_<scoring>_<deck>
-    for every variant, SETTING_<row> for each settings row, LEVEL_<player> for each
-    device level's hint."""
+def screen_texts(assets_dir: Path) -> list[tuple[str, str]]:
+    """(id, text) of what the screen shows, in id order: the labels, the titles, the files,
+    HELP_<scoring>_<deck> for every variant, SETTING_<row> for each settings row,
+    LEVEL_<player> for each device level's hint."""
     out = labels(assets_dir) + titles()
     out += [(name.upper(), read(assets_dir, name)) for name in FILES]
     for s in rules.SCORINGS.values():
@@ -106,13 +107,21 @@ def texts(assets_dir: Path) -> list[tuple[str, str]]:
             out.append((f"HELP_{s.name.upper()}_{d.size}", "\n".join(display.scoring_help(s, d))))
     out += [(f"SETTING_{i}", line) for i, line in enumerate(read(assets_dir, HINTS).split("\n"))]
     out += [(f"LEVEL_{p.upper()}", LEVEL_NAMES[p][1]) for p in DEVICE_PLAYERS]
-    seen: set[str] = set()
     for name, t in out:
+        if any(len(line) > display.HELP_WIDTH for line in t.split("\n")):  # the engine's, as the files are checked
+            raise TextError(f"text {name} has a line wider than the screen's {display.HELP_WIDTH} characters: {t!r}")
+    return out
+
+
+def texts(assets_dir: Path) -> list[tuple[str, str]]:
+    """(id, text) of every packed text in id order: the screen's, then what goes out over USB
+    serial (tracetext.py; TRACE_*)."""
+    out = screen_texts(assets_dir) + tracetext.texts()
+    seen: set[str] = set()
+    for name, _ in out:
         if name in seen:
             raise TextError(f"assets/text/{LABELS}.txt: {name} is also a generated text's id")
         seen.add(name)
-        if any(len(line) > display.HELP_WIDTH for line in t.split("\n")):  # the engine's, as the files are checked
-            raise TextError(f"text {name} has a line wider than the screen's {display.HELP_WIDTH} characters: {t!r}")
     return out
 
 
@@ -131,11 +140,13 @@ def firsts() -> dict[str, str]:
     }
 
 
-# Character codes before packing: 0 ends a text, NEWLINE is '\n', and ' '..'~' are
-# 2..96, so the codes from 97 up (a third more than from 128) can stand for pairs.
+# Character codes before packing: 0 ends a text, NEWLINE is '\n', ' '..'~' are 2..96
+# and the serial texts' field kinds (tracetext.KINDS) the codes after, so the codes
+# from there up (a third more than from 128) can stand for pairs.
 NEWLINE = 1
 SHIFT = ord(" ") - 2
-FIRST_PAIR = ord("~") - SHIFT + 1
+FIRST_PAIR = tracetext.KIND_CHAR - SHIFT + len(tracetext.KINDS)
+INDEX_STEP = 16  # text::open finds text i from where text i - i % INDEX_STEP starts
 
 
 def encode(t: str) -> str:
@@ -152,6 +163,15 @@ def pack_texts(assets_dir: Path) -> tuple[list[tuple[str, str]], TextPack]:
     return items, bpe_pack([encode(t) for _, t in items], FIRST_PAIR)
 
 
+def starts(pack: TextPack) -> list[int]:
+    """Where every INDEX_STEP-th text starts in the packed data."""
+    out = [0]
+    for i, end in enumerate(j for j, b in enumerate(pack.data) if b == 0):
+        if (i + 1) % INDEX_STEP == 0 and end + 1 < len(pack.data):
+            out.append(end + 1)
+    return out
+
+
 def _rows(data: bytes) -> list[str]:
     return [", ".join(str(b) for b in data[i:i + 24]) + "," for i in range(0, len(data), 24)]
 
@@ -166,11 +186,14 @@ def render(assets_dir: Path) -> dict[str, str]:
         "ids": ids,
         "texts": items,
         "pack": pack,
+        "index": starts(pack),
+        "index_step": INDEX_STEP,
         "raw": raw,
-        "packed": len(pack.data) + 2 * len(pack.pairs),
+        "packed": len(pack.data) + 2 * len(pack.pairs) + 2 * len(starts(pack)),
         "num_decks": len(cards.DECKS),
         "first": {key: ids.index(name) for key, name in firsts().items()},
         "rows": _rows,
+        "readable": tracetext.readable,
         "newline": NEWLINE,
         "shift": SHIFT,
     }

@@ -18,24 +18,36 @@ from .state import HandState, Trick
 VERSION = "v1"
 
 
+# The lines, as str.format templates: the engine fills them in below, and the
+# firmware prints them from the same templates (generator/codegen/tracefmt.py).
+# A hand's cards follow CARDS_LINE and STOCK_LINE, each after a space.
+GAME_LINE = "game {version} seed={seed} deck={deck} scoring={scoring} target={target} p0={p0} p1={p1}"
+HAND_LINE = "hand {hand} dealer={dealer}"
+CARDS_LINE = "hand{seat}"
+STOCK_LINE = "stock"
+TRUMP_LINE = "trump {trump} mode={mode}"
+TRICK_LINE = "trick {number} {leader}:{lead} {follower}:{follow} win={winner}"
+DRAWS_PART = " take={winner}:{take} draw={loser}:{draw}"  # stage 1 only
+SCORE_LINE = "score tricks={tricks0},{tricks1} points={points0},{points1} total={total0},{total1}"
+END_LINE = "end winner={winner} total={total0},{total1}"
+
+
 def cards_text(cards: Iterable[int]) -> str:
-    return " ".join([NAMES[c] for c in cards])
+    return "".join([" " + NAMES[c] for c in cards])
 
 
 def game_header(seed: int, variant: Variant, names: Sequence[str]) -> str:
-    return (
-        f"game {VERSION} seed={seed} deck={variant.deck.size} scoring={variant.scoring.name} "
-        f"target={variant.target} p0={names[0]} p1={names[1]}"
-    )
+    return GAME_LINE.format(version=VERSION, seed=seed, deck=variant.deck.size, scoring=variant.scoring.name,
+                       target=variant.target, p0=names[0], p1=names[1])
 
 
 def hand_header(d: Deal, trump: int, mode: int) -> list[str]:
     return [
-        f"hand {d.hand} dealer={d.dealer}",
-        "hand0 " + cards_text(d.hands[0]),
-        "hand1 " + cards_text(d.hands[1]),
-        "stock " + cards_text(d.stock),
-        f"trump {SUITS[trump]} mode={MODE_NAMES[mode]}",
+        HAND_LINE.format(hand=d.hand, dealer=d.dealer),
+        CARDS_LINE.format(seat=0) + cards_text(d.hands[0]),
+        CARDS_LINE.format(seat=1) + cards_text(d.hands[1]),
+        STOCK_LINE + cards_text(d.stock),
+        TRUMP_LINE.format(trump=SUITS[trump], mode=MODE_NAMES[mode]),
     ]
 
 
@@ -44,22 +56,20 @@ NUMBERS = tuple(str(n) for n in range(27))  # seats and trick numbers: a lookup 
 
 def trick_line(t: Trick) -> str:
     number, leader, lead, follow, winner, take, draw = t
-    line = f"trick {NUMBERS[number]} {NUMBERS[leader]}:{NAMES[lead]} {NUMBERS[1 - leader]}:{NAMES[follow]} win={NUMBERS[winner]}"
+    line = TRICK_LINE.format(number=NUMBERS[number], leader=NUMBERS[leader], lead=NAMES[lead],
+                             follower=NUMBERS[1 - leader], follow=NAMES[follow], winner=NUMBERS[winner])
     if take >= 0:
-        return f"{line} take={NUMBERS[winner]}:{NAMES[take]} draw={NUMBERS[1 - winner]}:{NAMES[draw]}"
+        line += DRAWS_PART.format(winner=NUMBERS[winner], take=NAMES[take], loser=NUMBERS[1 - winner], draw=NAMES[draw])
     return line
 
 
 def score_line(tricks: tuple[int, int], points: tuple[int, int], totals: tuple[int, int]) -> str:
-    return (
-        f"score tricks={tricks[0]},{tricks[1]} points={points[0]},{points[1]} "
-        f"total={totals[0]},{totals[1]}"
-    )
+    return SCORE_LINE.format(tricks0=tricks[0], tricks1=tricks[1], points0=points[0], points1=points[1],
+                        total0=totals[0], total1=totals[1])
 
 
 def end_line(winner: int, totals: tuple[int, int]) -> str:
-    w = "-" if winner < 0 else str(winner)
-    return f"end winner={w} total={totals[0]},{totals[1]}"
+    return END_LINE.format(winner="-" if winner < 0 else winner, total0=totals[0], total1=totals[1])
 
 
 def content_lines(text: Iterable[str]) -> list[tuple[int, str]]:

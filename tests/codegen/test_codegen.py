@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.codegen import text
 from generator.codegen.core import CORE_FILES, generate_core
 from generator.ai.players import seats
 from generator.engine.game import play_game
@@ -23,6 +24,7 @@ WARN = ["-Wall", "-Wextra", "-Werror"]
 def gen(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("gen")
     generate_core(out)
+    text.generate(ROOT / "assets", out)  # the serial texts are packed with the screen's
     return out
 
 
@@ -30,7 +32,7 @@ def gen(tmp_path_factory) -> Path:
 def host(gen) -> Path:
     exe = gen / "trace_host"
     subprocess.run(["g++", "-std=c++11", "-O2", *WARN, "-I", str(gen), str(HOST), str(gen / "whist_core.cpp"),
-                    "-o", str(exe)], check=True)
+                    str(gen / "text.cpp"), "-o", str(exe)], check=True)
     return exe
 
 

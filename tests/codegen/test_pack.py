@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.codegen import pack, sprites, text
+from generator.codegen import pack, sprites, text, tracetext
 from generator.codegen.sprites import SPECS, load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,8 +68,11 @@ def test_texts_come_from_the_assets_and_the_engine() -> None:
     assert items["TAKE"] == " take the trick"  # a label's spaces are kept
     assert (items["DECK_28"], items["SCORING_LAST13_28"], items["LEVEL_NAME_ORIGINAL"]) == ("Small Whist 28", "Last 7", "Casual")
     labels = len(text.labels(ASSETS))
-    # labels, titles (packs, scorings by pack, levels, suit orders), files, scoring helps, settings hints, level hints
-    assert len(items) == labels + 2 + 4 * 2 + 5 + 2 + 3 + 4 * 2 + 8 + 5
+    # labels, titles (packs, scorings by pack, levels, suit orders), files, scoring helps, settings hints, level hints,
+    # then what goes out over serial
+    assert len(items) == labels + 2 + 4 * 2 + 5 + 2 + 3 + 4 * 2 + 8 + 5 + len(tracetext.texts())
+    assert list(items)[-len(tracetext.texts()):] == [name for name, _ in tracetext.texts()]
+    assert items["TRACE_ERROR_BUSY"] == "error busy\n" and items["TRACE_PLAYER_5"] == "human"
     assert list(items)[:labels] == [name for name, _ in text.labels(ASSETS)]  # first: the device skips fewer
 
 
@@ -100,7 +103,7 @@ def test_generated_cpp_decodes_the_same(tmp_path: Path) -> None:
     exe = tmp_path / "pack_host"
     subprocess.run(["g++", "-std=c++11", "-O2", "-Wall", "-Wextra", "-Werror", "-I", str(tmp_path), str(HOST),
                     str(tmp_path / "text.cpp"), "-o", str(exe)], check=True)
-    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([str(exe)], capture_output=True, check=True).stdout.decode("latin-1")  # fields: 127..
     title, _, rest = out.partition("\n")
     assert bytes.fromhex(title) == TITLE.data
     assert rest.split("\n--\n")[:-1] == [t for _, t in text.texts(ASSETS)]

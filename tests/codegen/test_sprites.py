@@ -49,7 +49,9 @@ def test_round_trip_to_image() -> None:
 def test_every_asset_converts(tmp_path: Path) -> None:
     by_name = {s.spec.name: s for s in load_all(ASSETS)}
     assert set(by_name) == set(SPEC)
-    assert (by_name["font"].frames, by_name["font"].width, by_name["font"].height) == (96, 3, 6)
+    font = by_name["font"]
+    assert (font.width, font.height) == (3, 6)
+    assert font.frames + sum(g.count for g in font.gaps) == 96  # font.png: ' ' to DEL
     assert by_name["ranks"].frames == 13
     assert by_name["suits_small"].frames == by_name["suits_large"].frames == 4
     assert by_name["card_face"].mask is not None and len(by_name["title"].data) == 1024
@@ -138,3 +140,42 @@ def test_suits_read_apart_red_hollow_black_solid(name: str) -> None:
         for j in range(i):
             differ = sum(a != b for ra, rb in zip(glyphs[i], glyphs[j]) for a, b in zip(ra, rb))
             assert differ >= 4, (name, "SHDC"[i], "SHDC"[j])
+
+
+def test_the_font_keeps_what_the_firmware_draws() -> None:
+    chars = sprites.drawn(ASSETS)
+    assert set("0123456789/?") <= chars and {"W", "y", "!"} <= chars and "\n" not in chars
+    assert "z" not in chars and "~" not in chars  # no text has them
+    font = next(s for s in load_all(ASSETS) if s.spec.name == "font")
+    left_out = "".join(g.chars for g in font.gaps)
+    assert not set(left_out) & chars
+    assert left_out.endswith("z{|}~\x7f")  # the last run always goes
+    assert all(g.count >= 3 for g in font.gaps)  # a shorter run inside costs more code than it saves
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")
+def test_each_drawn_character_finds_its_glyph(tmp_path: Path) -> None:
+    """sprites::glyph, compiled, picks font.png's cell of every character the firmware draws."""
+    sprites.generate(ASSETS, tmp_path)
+    (tmp_path / "glyphs.cpp").write_text(
+        '#include <stdio.h>\n#define SPRITES_DEFINE\n#include "sprites.h"\nint main() {\n'
+        "  for (int c = 32; c < 128; c++) {\n    const uint8_t* g = sprites::font + sprites::glyph(c) * "
+        "sprites::FONT_FRAME_BYTES;\n    for (int i = 0; i < sprites::FONT_FRAME_BYTES; i++) printf(\"%02x\", g[i]);\n"
+        '    printf("\\n");\n  }\n}\n')
+    exe = tmp_path / "glyphs"
+    subprocess.run(["g++", "-std=c++11", "-Wall", "-Wextra", "-Werror", "-I", str(tmp_path), str(tmp_path / "glyphs.cpp"),
+                    "-o", str(exe)], check=True)
+    got = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    full = load(SPEC["font"], ASSETS / "font.png")
+    cell = {chr(32 + i): full.data[i * 3:i * 3 + 3].hex() for i in range(96)}
+    for ch in sprites.drawn(ASSETS):
+        assert got[ord(ch) - 32] == cell[ch], repr(ch)
+    assert got[ord("~") - 32] == cell["?"]  # past the last glyph kept
+
+
+def test_a_string_literal_drawn_by_the_firmware_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "x.cpp").write_text('// gfx::text(0, 0, "in a comment");\nvoid f() { gfx::text(0, 0, "Hi"); }\n')
+    with pytest.raises(SpriteError, match=r'x\.cpp: gfx::text\(0, 0, "\.\.\. draws a string literal'):
+        sprites.drawn(ASSETS, tmp_path)
+    (tmp_path / "x.cpp").write_text("char f() { return '~'; }  // a character literal keeps its glyph\n")
+    assert "~" in sprites.drawn(ASSETS, tmp_path)
