@@ -3,11 +3,12 @@
    The search of generator/ai/solver.py (yes/no questions, one card per run of
    equivalent cards; in high games its quick tricks and move order), compiled
    and given a large table, so a PC player can value thousands of sampled
-   stage-2 positions a second. In low games (maxer != counted: both seats
-   want as few tricks as they can get) the moves are ordered for ducking,
-   which the device's search does not do. The order changes only how much is
-   searched: it only ever returns exact values, which are unique, so the
-   Python solver and plain minimax give the same numbers
+   stage-2 positions a second. Two things the device's search does not do:
+   in low games (maxer != counted: both seats want as few tricks as they can
+   get) the moves are ordered for ducking, and in both kinds the sure trump
+   tricks bound the value from both sides. Order and bounds change only how
+   much is searched: it only ever returns exact values, which are unique, so
+   the Python solver and plain minimax give the same numbers
    (tests/ai/test_expert.py). */
 #include <stdint.h>
 #include <string.h>
@@ -58,6 +59,17 @@ static int quick_tricks(const uint16_t *L, const uint16_t *O) {
     q += drawn || k < o ? k : o;
   }
   return q;
+}
+
+/* Tricks x's trumps win whatever either seat plays: a trump wins its trick unless the other seat's
+   higher trump is played to the same trick, so only as many of x's lose as there are pairs (x's, a higher
+   one of y's); the most such pairs are matched from the top. */
+static int sure_trumps(uint16_t x, uint16_t y) {
+  int k = popc(x), waiting = 0;
+  for (uint16_t both = x | y; both; both ^= high_bit(both))
+    if (y & high_bit(both)) waiting++;
+    else if (waiting) waiting--, k--;
+  return k;
 }
 
 static int card_at(int s, uint16_t b) { return s << 4 | __builtin_ctz(b); }
@@ -212,6 +224,11 @@ static int ge(int leader, int need, int n) {
     } else if (n - q < need) {
       return 0;
     }
+  }
+  { /* counted takes at least its sure trump tricks and at most all but the other seat's */
+    uint16_t tc = H[counted][trump], to = H[1 - counted][trump];
+    if (popc(tc) >= need && sure_trumps(tc, to) >= need) return 1;
+    if (n - popc(to) < need && n - sure_trumps(to, tc) < need) return 0;
   }
   Entry *e = 0;
   uint32_t key = 0;

@@ -68,8 +68,8 @@ def lopsided(rnd: random.Random, n: int) -> tuple[list[list[int]], int, int, int
 
 
 def test_compiled_exact_values_equal_plain_minimax_in_low_and_high_games():
-    """exact.c orders its search in a way the device's does not (ducks first in low games): whichever seats
-    lead, search and count, its values are minimax's."""
+    """exact.c orders and bounds its search in ways the device's does not (low games' ducks first, sure
+    trump tricks): whichever seats lead, search and count, its values are minimax's."""
     rnd = random.Random(18)
     seen = set()
     for _ in range(600):
