@@ -285,7 +285,7 @@ static void setup(const uint16_t *h0, const uint16_t *h1, int trump_suit, int ma
 
 /* Tricks `counted` takes from a trick boundary, `leader` to lead, with `maxer`
    making it take as many as it can and the other seat as few. The questions
-   start at `guess` (a good one saves a fifth of the work; any gives the
+   start at `guess` (a good one saves a tenth of the work; any gives the
    same value) and go up, or down, to the first change of answer. */
 int exact_from(const uint16_t *h0, const uint16_t *h1, int trump_suit, int leader, int maxer_seat, int counted_seat,
                int guess) {
