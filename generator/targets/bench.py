@@ -43,7 +43,7 @@ def review_times(variant: Variant, hands: int, opponent: str = "hard") -> list[t
     from ..ai.review import Session
     from ..engine.game import play_game
     from ..engine.rules import LOW
-    from .screenshots import Human
+    from .buttons import Human
 
     out = []
     for seed in range(1, hands + 1):

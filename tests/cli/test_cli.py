@@ -122,3 +122,10 @@ def test_help_lists_the_commands():
     assert r.exit_code == 0
     for cmd in ("trace", "replay", "play", "bench"):
         assert cmd in r.output
+
+
+def test_bench_times_the_review_of_a_hand_of_each_variant():
+    r = run(main, ["bench", "--seconds", "0.1", "--review-hands", "1"])
+    assert r.exit_code == 0, r.output
+    for kind in ("52 cards, last13", "28 cards, last13", "52 cards, every", "52 cards, highlow"):
+        assert re.search(kind + r".* median [0-9.]+ s, worst [0-9.]+ s, [01] of 1 over 3 s", r.output), r.output
