@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import click  # noqa: E402
 
-from generator.ai.arena import run_arena  # noqa: E402
+from generator.ai.arena import rate_interval, run_arena  # noqa: E402
 from generator.ai.players import DEVICE_PLAYERS, make_player  # noqa: E402
 from generator.ai import native  # noqa: E402
 from generator.ai.hard import hard_rule  # noqa: E402
@@ -92,21 +92,37 @@ def stage2_loss(h, trump: int, leader: int) -> int:
     return want - got[0]
 
 
+def stage2_start(seed: int, p0: str, p1: str):
+    """The stage-2 start of hand 1 of seed ``seed`` (last13, 52 cards) between ``p0`` and ``p1``."""
+    variant = Variant.make(52, "last13", 0)
+    state = HandState(variant.deck, variant.scoring, deal(seed, 1, variant.deck))
+    rng = ai_rng(seed)
+    seats = [make_player(p0, rng), make_player(p1, rng)]
+    while state.stock_left:
+        p = state.turn
+        state.apply(seats[p].choose(state.observation(p), state.legal_mask()))
+    return [split(state.hands[0]), split(state.hands[1])], state.trump, state.leader
+
+
 def real_positions(count: int):
-    """Stage-2 starts of hands of hard-rule vs original (last13, 52 cards), seeds 1..count.
+    """Stage-2 starts of hands of hard-rule vs original, seeds 1..count.
 
     Both players are frozen yardsticks, so the positions stay the same when Hard's stage 1 changes
-    and the figure compares across changes (from Hard's own games it moved with every stage-1 change).
+    and the figure compares across changes.
     """
-    variant = Variant.make(52, "last13", 0)
-    for seed in range(1, count + 1):
-        state = HandState(variant.deck, variant.scoring, deal(seed, 1, variant.deck))
-        rng = ai_rng(seed)
-        seats = [make_player("hard-rule", rng), make_player("original", rng)]
-        while state.stock_left:
-            p = state.turn
-            state.apply(seats[p].choose(state.observation(p), state.legal_mask()))
-        yield [split(state.hands[0]), split(state.hands[1])], state.trump, state.leader
+    return (stage2_start(seed, "hard-rule", "original") for seed in range(1, count + 1))
+
+
+def _own_start(seed: int):
+    return stage2_start(seed, "hard", "hard")
+
+
+def own_positions(count: int, jobs: int):
+    """Stage-2 starts of Master against Master, seeds 1..count: the positions Master meets in its own
+    games (they move with its stage 1). `whist review` of Master's seat is held to this figure."""
+    with Pool(jobs) as pool, click.progressbar(pool.imap(_own_start, range(1, count + 1)), length=count,
+                                               label="Master's own stage-2 starts", file=sys.stderr) as bar:
+        return list(bar)
 
 
 def random_positions(count: int):
@@ -125,13 +141,16 @@ def _loss(pos) -> int:
 def quality(count: int, jobs: int) -> list[str]:
     """Hard's stage 2 (the device budget) against a perfect opponent: tricks lost per hand."""
     lines = []
-    for label, positions in (("real-game", real_positions(count)), ("random", random_positions(count))):
+    for label, positions in (("real-game", real_positions(count)), ("random", random_positions(count)),
+                             ("Master-vs-Master", own_positions(count, jobs))):
         positions = list(positions)
         with Pool(jobs) as pool, click.progressbar(pool.imap(_loss, positions), length=count,
                                                    label=f"stage-2 loss, {label}", file=sys.stderr) as bar:
             losses = list(bar)
+        lo, hi = rate_interval(sum(losses), count)
         lines.append(f"hard stage 2 vs a perfect opponent, {count} {label} positions: "
-                     f"{sum(losses) / count:.3f} tricks lost per hand ({sum(1 for x in losses if x)} with a loss)")
+                     f"{sum(losses) / count:.3f} tricks lost per hand (95% CI {lo:.3f}..{hi:.3f}; "
+                     f"{sum(1 for x in losses if x)} with a loss)")
     return lines
 
 
@@ -187,7 +206,7 @@ PARTS = ("ladder", "ppot", "yardsticks", "expert", "fidelity", "stage2")
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--deals", type=int, default=2000)
-    ap.add_argument("--hands", type=int, default=1000, help="stage-2 positions of each kind (real-game, random)")
+    ap.add_argument("--hands", type=int, default=1000, help="stage-2 positions of each kind (real-game, random, Master-vs-Master)")
     ap.add_argument("--expert-deals", type=int, default=200, help="deals for each match of the (slow) PC expert")
     ap.add_argument("--fidelity-deals", type=int, default=125,
                     help="deals of ppot against each opponent, both seats, for how often original picks its card")

@@ -21,6 +21,25 @@ from ..engine.rules import Variant, hand_points
 Z95 = 1.96
 
 
+def rate_interval(k: int, n: int) -> tuple[float, float]:
+    """95% interval of a rate of rare events, k in n samples (exact Poisson: the normal
+    approximation fails for the few tricks a strong player loses)."""
+    def tail(lam: float, upper: bool) -> float:
+        cdf = sum(math.exp(-lam) * lam ** i / math.factorial(i) for i in range(k + (0 if upper else 1)))
+        return 1 - cdf if upper else cdf
+
+    def solve(f: Callable[[float], float], target: float) -> float:
+        lo, hi = 0.0, 10.0 * k + 10
+        for _ in range(100):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if f(mid) < target else (lo, mid)
+        return lo
+
+    low = 0.0 if k == 0 else solve(lambda lam: tail(lam, True), 0.025)
+    high = solve(lambda lam: -tail(lam, False), -0.025)
+    return low / n, high / n
+
+
 @dataclass
 class DealResult:
     wins: int  # hands A won (0..2)

@@ -1,8 +1,9 @@
 """Duplicate-deal arena: seats swapped per deal, figures and the command."""
 
+import pytest
 from click.testing import CliRunner
 
-from generator.ai.arena import play_deal, run_arena
+from generator.ai.arena import play_deal, rate_interval, run_arena
 from generator.cli import main
 
 
@@ -21,3 +22,9 @@ def test_arena_command_prints_win_rate_and_points():
     assert out.exit_code == 0
     assert "original vs greedy: 5 duplicate deals, 10 hands" in out.output
     assert "hands won:" in out.output and "95% CI" in out.output and "points per hand:" in out.output
+
+
+def test_the_rate_interval_is_the_exact_poisson_one():
+    assert rate_interval(0, 1) == pytest.approx((0.0, 3.689), abs=1e-3)
+    assert rate_interval(1, 1) == pytest.approx((0.0253, 5.572), abs=1e-3)
+    assert rate_interval(10, 100) == pytest.approx((0.04795, 0.1839), abs=1e-4)
