@@ -21,7 +21,7 @@ from ..ai import solver
 from .emulator import HEIGHT, WIDTH
 
 FLASH_MAX = 28_672  # 32 KiB minus the 4 KiB bootloader
-FLASH_SPARE = 1_024  # always kept free: the build fails above FLASH_LIMIT
+FLASH_SPARE = 512  # always kept free: the build fails above FLASH_LIMIT
 FLASH_LIMIT = FLASH_MAX - FLASH_SPARE
 RAM = 2_560
 RAM_LIMIT = 1_900  # static RAM (.data, .bss and .noinit); the rest is the stack's

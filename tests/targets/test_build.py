@@ -54,7 +54,7 @@ def test_build_is_reproducible(builds: list[tuple[Path, str]]) -> None:
 @needs_avr
 def test_size_report_is_printed(builds: list[tuple[Path, str]]) -> None:
     out = builds[0][1]
-    assert "flash " in out and "/ 27,648 B" in out and "static RAM " in out and "/ 1,900 B" in out
+    assert "flash " in out and "/ 28,160 B" in out and "static RAM " in out and "/ 1,900 B" in out
     assert re.search(r"largest 20 items .*\n( +[\d,]+ B (flash|RAM ) +\S.*\n){20}", out)
     assert re.search(r"stack: [\d,]+ B used at most .* \([\d,]+ B never touched between it and the search's table\)",
                      out)
@@ -92,11 +92,11 @@ def test_size_command(builds: list[tuple[Path, str]], tmp_path: Path) -> None:
 
 
 def test_size_limits() -> None:
-    """1 KB of flash always stays spare; static RAM stops at 1,900 B (issue 13)."""
-    assert "27,648 left, and 1,024 more kept spare of 28,672" in size_report(0, 0)
-    size_report(27_648, 1_900)  # exactly at both limits: fits
+    """512 B of flash always stay spare; static RAM stops at 1,900 B."""
+    assert "28,160 left, and 512 more kept spare of 28,672" in size_report(0, 0)
+    size_report(28_160, 1_900)  # exactly at both limits: fits
     with pytest.raises(BuildError, match="program too big"):
-        size_report(27_649, 100)
+        size_report(28_161, 100)
     with pytest.raises(BuildError, match="too much static RAM"):
         size_report(10_000, 1_901)
 
