@@ -47,6 +47,7 @@ uint32_t lastSeed;   // offered by the deal-number screen
 bool saved;          // a saved game exists (read by toMenu)
 uint8_t settingsRow; // where the settings cursor was left
 bool hidden;         // a hand played on the buttons is under way: its trace waits for its end
+uint8_t pick;        // the computer's next card, searched while the table's pace was on show (NO_CARD: none yet)
 
 __attribute__((noinline)) void setScreen(Screen s) {  // smaller so (size report)
   screen = s;
@@ -66,16 +67,31 @@ void serialSink(char c) {
 }
 
 bool fast() { return prefs::value(prefs::OPT_SPEED); }
-// Frames before the computer plays (a stage's notice stays through its first trick).
+// Frames before the computer plays when no finished trick is on show.
 uint8_t aiDelay() { return fast() ? 8 : 24; }
+
+// A press at the table is kept for the player's turn (the last one); it ends
+// a message and a finished trick's beat and hold.
+void keepPresses() {
+  uint8_t b = buttons::pressedNow() & ~(buttons::DOWN | buttons::B);
+  if (b) {
+    view.pending = b;
+    view.note = 0;
+    view.skip();
+  }
+}
 
 // While the computer searches, the screen is refreshed whenever a frame is
 // due (whist::setThinkHook), so it never freezes: only its top line ("... is
 // thinking" and moving dots) is drawn and sent, and the OLED keeps the table
 // it showed. The rest of hw::frame is the stage-2 search's table
-// (whist::setTableMemory), so a search leaves it to be cleared.
+// (whist::setTableMemory), so a search leaves it to be cleared. The pace on
+// show goes on meanwhile (the hold of a finished trick, the computer's
+// pause) and a press is kept, so the search adds nothing to the player's wait.
 void thinkFrame() {
   if (!hw::frameReady()) return;
+  keepPresses();
+  view.paced(wait);
   view.drawMessage(game);
   hw::displayTop();
 }
@@ -92,6 +108,7 @@ uint8_t aiMove() {
 }
 
 void toTable(Screen s) {
+  pick = NO_CARD;
   view.reset(prefs::value(prefs::OPT_SUITS));
   view.demo = demo && s == AUTO;
   wait = aiDelay();
@@ -136,7 +153,7 @@ void playCard(uint8_t c) {
   uint8_t r = play(game, c);
   view.played(game, r, fast());
   bool person = game.who[0] == PLAYER_HUMAN;
-  wait = aiDelay();  // after the view's pace of a finished trick, if the computer is next
+  wait = aiDelay();  // counted during a finished trick's pace, if one is on show
   if (r & TRICK_DONE) {
     uint8_t up = upcard(game);
     if (up != NO_CARD && suitOf(up) == game.trump) {
@@ -162,29 +179,36 @@ void playCard(uint8_t c) {
   }
 }
 
+// The computer's next card, searched as soon as the table it answers is on
+// the OLED (a finished trick once its winner is framed), so the search runs
+// during the pace; the card is played when the pace is over.
+void think() {
+  if (pick == NO_CARD && turn(game) && view.ready()) pick = aiMove();
+}
+
 // One step of the human's table: the buttons or the computer's move. A press
 // made while the table is busy (the computer's pause, a finished trick on
 // show) is kept, the last one, and acted on when the player's turn comes.
 void stepTable() {
   view.review = buttons::pressed(buttons::B);
-  if (buttons::justPressed(buttons::UP)) {
+  keepPresses();
+  if (view.pending == buttons::UP) {
+    view.pending = 0;
     setScreen(PAUSE);
     return;
   }
-  for (uint8_t b = buttons::RIGHT; b <= buttons::A; b <<= 1)
-    if (b != buttons::DOWN && buttons::justPressed(b)) {
-      view.pending = b;
-      view.note = 0;  // a press ends the message
-    }
+  think();
+  if (wait) wait--;  // the computer's pause, within a finished trick's pace if one is on show
   if (view.step()) return;
   if (view.handOver) {
     setScreen(HAND_END);
     return;
   }
   if (turn(game) != 0) {
-    if (wait) wait--;
-    else playCard(aiMove());
-    return;
+    if (wait) return;
+    playCard(pick);
+    pick = NO_CARD;
+    if (view.trickT) return;  // else the computer led: the cursor is aimed before "Your turn" is drawn
   }
   if (!view.aimed) {
     view.aim(game);
@@ -403,6 +427,7 @@ void loop() {
       break;
     case PAUSE:
       view.draw(game);
+      view.drawn = false;  // the OLED shows the pause box: no search under it
       table::drawPause(game, screens::warn);
       if (buttons::justPressed(buttons::A)) {
         screens::warn = false;

@@ -20,7 +20,8 @@ using namespace whist;
 namespace {
 
 constexpr int8_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
-constexpr uint8_t SHOW = 48, SLIDE = 32, SHOW_FAST = 16, FRESH = 60;  // frames (60 a second)
+// frames (60 a second): the answer's beat, the winner framed, the face-up card's slide; Fast holds briefly
+constexpr uint8_t BEAT = 20, HOLD = 90, SLIDE = 32, HOLD_FAST = 16, FRESH = 60;
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
 constexpr uint8_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
 // Seat 0's card in the trick down and left, seat 1's up and right.
@@ -65,7 +66,8 @@ void message(const Game& g, const View& v) {
     msg = text::LAST_TRICK;
   } else if (v.note) {
     msg = text::FOLLOW_SUIT;
-  } else if (v.trickT) {  // then the face-up card goes to the winner, the card drawn is marked
+  } else if (v.trickT) {  // the winner, while it is framed (the face-up card slides through this line)
+    if (!v.showing() || v.beat()) return;
     x = gfx::textId(0, 0, seatName(g, g.last.winner));
     msg = g.last.winner == 0 && human(g) ? text::TAKE : text::TAKES;
   } else if (v.handOver) {
@@ -128,7 +130,9 @@ void View::played(const Game& g, uint8_t r, bool fast) {
   if (r & TRICK_DONE) {
     const Trick& t = g.last;
     slide = fast || t.take == NO_CARD ? 0 : SLIDE;
-    trickT = (fast ? SHOW_FAST : SHOW) + slide;
+    framed = (fast ? HOLD_FAST : HOLD) + slide;
+    trickT = framed + (fast ? 0 : BEAT);
+    fresh = NO_CARD;  // stage 2: nothing drawn (the hand hides `fresh` while a trick is on show)
     if (t.take != NO_CARD) {
       fresh = t.winner == 0 ? t.take : t.draw;
       freshT = FRESH;
@@ -172,11 +176,12 @@ uint8_t View::selectedCard(const Game& g) const {
 }
 
 void View::drawMessage(const Game& g) const {
-  memset(hw::frame, 0, hw::WIDTH);
+  for (uint8_t i = 0; i < hw::WIDTH; i++) hw::frame[i] &= 0xC0;  // the line's rows 0-5; the header's top row stays
   message(g, *this);
 }
 
 void View::draw(const Game& g) {
+  drawn = true;
   message(g, *this);
   // stock, face-up card, trump (flashing after a trump shows up)
   // while a stage-1 trick is on show, the stock as it was before it
@@ -207,13 +212,13 @@ void View::draw(const Game& g) {
   }
   for (uint8_t seat = 2; seat--;)
     if (cards[seat] != NO_CARD) drawCard(trickX(seat), trickY(seat), cards[seat]);
-  if (done) {  // the winner's card framed
+  if (done && !beat()) {  // the winner's card framed
     uint8_t w = g.last.winner;
     gfx::rect(trickX(w) - 1, trickY(w) - 1, 18, 26);
   }
-  if (trickT && !showing()) {  // the face-up card on its way to the winner: up right, or down to the hand
-    bool up = g.last.winner;
-    drawCard(up ? 92 : 40, up ? -8 : 28, g.last.take);
+  if (trickT && !showing()) {  // the face-up card on its way: up off the screen to the computer, or down into the hand
+    static_assert(SLIDE == 32, "from the stock's y 10 to y -52 or to the hand's y 41");
+    drawCard(3, g.last.winner ? 2 * trickT - 54 : 42 - trickT, g.last.take);
   }
   panel(g, *this);
   if (demo) {  // the title's demo says so
@@ -222,7 +227,7 @@ void View::draw(const Game& g) {
   }
   // seat 0's hand (face up only when a person holds it)
   uint8_t hand[MAX_HAND + 1];
-  uint8_t n = sortedHand(g, suitStyle, hand, before ? fresh : NO_CARD);
+  uint8_t n = sortedHand(g, suitStyle, hand, trickT ? fresh : NO_CARD);  // the card drawn joins after the slide
   if (!n) return;
   uint8_t step = n > 1 ? (128 - CARD_W) / (n - 1) : 0;
   if (step > 10) step = 10;
@@ -236,7 +241,7 @@ void View::draw(const Game& g) {
     shake = (bouncing & 2) ? 2 : -2;
   }
   if (note) note--;
-  if (freshT && !before) freshT--;
+  if (freshT && !trickT) freshT--;
   for (uint8_t i = 0; i < n; i++, x += step) {
     uint8_t c = hand[i];
     bool sel = myTurn && i == selected;
