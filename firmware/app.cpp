@@ -192,6 +192,7 @@ void think() {
 void stepTable() {
   view.review = buttons::pressed(buttons::B);
   keepPresses();
+  think();  // the search reads the buttons too
   if (view.pending == buttons::UP) {
     view.pending = 0;
     setScreen(PAUSE);

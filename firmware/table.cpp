@@ -1,8 +1,9 @@
 // table: drawing the game. Layout (128x64):
-//   y 0..5    message line
-//   y 7..31   stock and face-up card, trump, cards left (left); the trick
-//             (middle); whose turn, tricks and points, the opponent's card
-//             count (right): nothing a raised card (y 32..) could hide
+//   y 0..5    message line; nothing else in screen page 0 (y 0..7), the one
+//             sent while the computer searches (the OLED keeps the rest)
+//   y 8..31   stock and face-up card, trump, cards left (left); the trick
+//             (middle); whose turn, tricks and points (right): nothing a
+//             raised card (y 32..) could hide
 //   y 32..63  seat 0's hand, the selected card raised
 #include "table.h"
 
@@ -26,7 +27,7 @@ constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
 constexpr uint8_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
 // Seat 0's card in the trick down and left, seat 1's up and right.
 int8_t trickX(uint8_t seat) { return seat ? 66 : 48; }
-int8_t trickY(uint8_t seat) { return seat ? 8 : 12; }
+int8_t trickY(uint8_t seat) { return seat ? 9 : 12; }  // seat 1's frame from y 8: below the top line's page
 
 // Seat 0's cards in display order (suits by style, high ranks first), but
 // `skip`: the card it draws while the trick that brings it is still on show.
@@ -60,6 +61,10 @@ uint8_t seatName(const Game& g, uint8_t seat) {
 }
 
 void message(const Game& g, const View& v) {
+  if (v.demo) {  // the title's demo says so, right of the messages (at most 27 characters)
+    gfx::fillRect(109, 0, 19, 6);
+    gfx::textId(111, 0, text::DEMO, gfx::BLACK);
+  }
   uint8_t msg;
   uint8_t x = 0;
   if (v.review) {
@@ -68,19 +73,18 @@ void message(const Game& g, const View& v) {
     msg = text::FOLLOW_SUIT;
   } else if (v.trickT) {  // the winner, while it is framed (the face-up card slides through this line)
     if (!v.showing() || v.beat()) return;
-    x = gfx::textId(0, 0, seatName(g, g.last.winner));
-    msg = g.last.winner == 0 && human(g) ? text::TAKE : text::TAKES;
+    msg = text::YOURS + g.last.winner;  // the opponent (seat 1) says whose it is
   } else if (v.handOver) {
     msg = text::HAND_OVER;
-  } else if (!stockLeft(g) && g.trickNo == handSize(g)) {
-    msg = text::STAGE2;
-  } else if (g.trickNo == 0) {
-    msg = g.mode == MODE_LOW ? text::LOW_HAND : text::STAGE1;
-  } else if (!human(g) || turn(g) != 0) {
+  } else if (!human(g) || turn(g) != 0) {  // before a stage's notice: its first decision is the longest
     x = gfx::textId(0, 0, seatName(g, turn(g)));
     x = gfx::textId(x, 0, text::IS_THINKING);
     for (uint8_t n = hw::frameCount >> 4 & 3; n--;) x = gfx::textId(x, 0, text::DOT);  // the dots move while it searches
     return;
+  } else if (!stockLeft(g) && g.trickNo == handSize(g)) {  // the notices show on the player's first turn of a stage
+    msg = text::STAGE2;
+  } else if (g.trickNo == 0) {
+    msg = g.mode == MODE_LOW ? text::LOW_HAND : text::STAGE1;
   } else if (v.armed) {
     msg = text::A_AGAIN_PLAY;
   } else {
@@ -89,23 +93,24 @@ void message(const Game& g, const View& v) {
   gfx::textId(x, 0, msg);
 }
 
-// Whose turn, the tricks that count under the scoring in use ("Tk": all of
-// them, or "S2": stage 2's alone) and total points per seat; the opponent's cards.
+// Whose turn, each side's tricks ("Tk": all of them, when every trick scores;
+// else "S1" / "S2": this stage's) and total points.
 void panel(const Game& g, const View& v) {
   bool all = countsStage1(g);
-  gfx::textId(TRICKS_X, 7, all ? text::TK : text::S2);
-  gfx::textId(POINTS_X, 7, text::PT);
+  uint8_t stage = g.trickNo - (v.trickT != 0) >= handSize(g);  // 1 in stage 2, once stage 1's last trick is off
+  static_assert(text::S2 == text::S1 + 1, "the stages' headers in order");
+  gfx::textId(TRICKS_X, 8, all ? text::TK : text::S1 + stage);
+  gfx::textId(POINTS_X, 8, text::PT);
   for (uint8_t row = 0; row < 2; row++) {
     uint8_t seat = 1 - row;
     int8_t y = 14 + row * 7;
     if (!v.handOver && !v.trickT && turn(g) == seat) gfx::textId(PANEL_X - 5, y, text::GT);
     gfx::textId(PANEL_X, y, seatName(g, seat));
-    gfx::number(TRICKS_X, y, g.won[1][seat] + (all ? g.won[0][seat] : 0));
+    uint8_t n = g.won[stage][seat];
+    if (all) n = g.won[0][seat] + g.won[1][seat];
+    gfx::number(TRICKS_X, y, n);
     gfx::number(POINTS_X, y, g.total[seat]);
   }
-  uint8_t x = gfx::textId(PANEL_X - 2, 27, seatName(g, 1));
-  x = gfx::textId(x, 27, text::HAS);
-  gfx::number(x, 27, cardCount(g, 1));
 }
 
 }  // namespace
@@ -176,7 +181,7 @@ uint8_t View::selectedCard(const Game& g) const {
 }
 
 void View::drawMessage(const Game& g) const {
-  for (uint8_t i = 0; i < hw::WIDTH; i++) hw::frame[i] &= 0xC0;  // the line's rows 0-5; the header's top row stays
+  memset(hw::frame, 0, hw::WIDTH);
   message(g, *this);
 }
 
@@ -217,21 +222,17 @@ void View::draw(const Game& g) {
     gfx::rect(trickX(w) - 1, trickY(w) - 1, 18, 26);
   }
   if (trickT && !showing()) {  // the face-up card on its way: up off the screen to the computer, or down into the hand
-    static_assert(SLIDE == 32, "from the stock's y 10 to y -52 or to the hand's y 41");
-    drawCard(3, g.last.winner ? 2 * trickT - 54 : 42 - trickT, g.last.take);
+    static_assert(SLIDE == 32, "a pixel a frame from the stock's y 10 to y -21 or to the hand's y 41");
+    drawCard(3, g.last.winner ? trickT - 22 : 42 - trickT, g.last.take);
   }
   panel(g, *this);
-  if (demo) {  // the title's demo says so
-    gfx::fillRect(109, 0, 19, 7);
-    gfx::textId(111, 1, text::DEMO, gfx::BLACK);
-  }
   // seat 0's hand (face up only when a person holds it)
   uint8_t hand[MAX_HAND + 1];
   uint8_t n = sortedHand(g, suitStyle, hand, trickT ? fresh : NO_CARD);  // the card drawn joins after the slide
   if (!n) return;
-  uint8_t step = n > 1 ? (128 - CARD_W) / (n - 1) : 0;
-  if (step > 10) step = 10;
-  int8_t x = (128 - (step * (n - 1) + CARD_W)) / 2;
+  static_assert(MAX_HAND <= 13 && (128 - CARD_W) / 12 == 9, "13 cards 9 apart fit the screen, 12 or fewer 10 apart");
+  uint8_t step = n > 12 ? 9 : 10;
+  int8_t x = (128 - CARD_W - step * (n - 1)) / 2;
   bool myTurn = human(g) && turn(g) == 0 && !trickT && !handOver;
   // must follow suit: the cards that may not be played are lowered
   bool follow = myTurn && g.lead != NO_CARD && g.hand[0][suitOf(g.lead)];

@@ -58,13 +58,15 @@ struct View {
   // The card at the selected position of seat 0's hand.
   uint8_t selectedCard(const whist::Game& g) const;
   void draw(const whist::Game& g);
-  // The top line alone (screen page 0, cleared first), over a frame kept from draw().
+  // The top line alone (screen page 0, cleared first: nothing else is drawn there), over a frame kept from draw().
   void drawMessage(const whist::Game& g) const;
 };
 
 // A card face with its rank and suit, 16x24 at (x, y).
 void drawCard(int8_t x, int8_t y, uint8_t card);
+// The scoreboard after a hand, with the reason for its points (a slam: the title inverted).
 void drawHandEnd(const whist::Game& g);
+// The game's result; A plays a new deal of the same kind (app.cpp).
 void drawGameOver(const whist::Game& g);
 // Over the table: the deal, the variant, and how to resume or leave.
 // `leaving`: B was pressed once; a second B leaves and loses the hand in progress.

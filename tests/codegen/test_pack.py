@@ -65,7 +65,7 @@ def test_texts_come_from_the_assets_and_the_engine() -> None:
     assert items["RULES"].startswith("German Whist for two.")
     assert "{version}" not in items["CREDITS"]
     assert items["HELP_LAST13_52"].split("\n")[0] == "Scoring: Last 13"
-    assert items["TAKE"] == " take the trick"  # a label's spaces are kept
+    assert items["IS_THINKING"] == " is thinking"  # a label's spaces are kept
     assert (items["DECK_28"], items["SCORING_LAST13_28"], items["LEVEL_NAME_ORIGINAL"]) == ("Small Whist 28", "Last 7", "Casual")
     labels = len(text.labels(ASSETS))
     # labels, titles (packs, scorings by pack, levels, suit orders), files, scoring helps, settings hints, level hints
