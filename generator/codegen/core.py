@@ -112,6 +112,7 @@ def core_context() -> dict:
             "target": d["target"],
             "player": players.index(d["player"]),
             "level": players.index(FIRST_LEVEL),
+            "first_target": rules.TARGETS.index(rules.FIRST_TARGET),
         },
     }
 

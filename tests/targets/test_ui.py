@@ -97,7 +97,7 @@ def test_every_setting_changes_and_survives_a_power_cycle(firmware_hex):
         game = ButtonGame(dev, style="classic", clicks=2)
         game.start()
         ai = DEVICE_PLAYERS[(DEVICE_PLAYERS.index(FIRST_LEVEL) + 1) % len(DEVICE_PLAYERS)]
-        assert re.fullmatch(rf"game v1 seed=\d+ deck=28 scoring=every target=25 p0=human p1={ai}", game.want[0])
+        assert re.fullmatch(rf"game v1 seed=\d+ deck=28 scoring=every target=50 p0=human p1={ai}", game.want[0])
         assert game.device_lines()[0] == game.want[0]
         game.play_hand(tricks=3)
         assert dev.emu.eeprom[:16] == saved[:16]
@@ -147,7 +147,7 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
     image = SYSTEM + b"\xff" * 1008
     with device(firmware_hex, image, adc_seed=11, backend=backend) as dev:
         dev.menu("settings")
-        dev.change_settings({"game": 1, "speed": 1})
+        dev.change_settings({"game": 1, "target": 3, "speed": 1})  # the first target 25, then 50, one hand, 10
         dev.tap("B")
         dev.menu("play")
         game = ButtonGame(dev)
@@ -197,7 +197,7 @@ def test_a_new_game_over_a_saved_one_asks_first(firmware_hex):
 def test_a_game_continues_after_power_off(firmware_hex):
     with device(firmware_hex, adc_seed=4) as dev:
         dev.menu("settings")
-        dev.change_settings({"game": 1, "speed": 1})
+        dev.change_settings({"game": 1, "target": 3, "speed": 1})  # to 10
         dev.tap("B")
         dev.menu("play")
         game = ButtonGame(dev)
@@ -383,7 +383,7 @@ def test_fuzz_100k_frames(firmware_hex, emulator, request):
 @longtest[0]
 @longtest[1]
 def test_a_classic_game_with_the_buttons_matches_the_engine(firmware_hex):
-    """The default settings (Classic 52, last 13, to 10) at normal speed."""
+    """The default settings (Classic 52, last 13, to 25) at normal speed."""
     with device(firmware_hex, SYSTEM + b"\xff" * 1008, adc_seed=9) as dev:
         dev.menu("play")
         game = ButtonGame(dev)
