@@ -25,7 +25,7 @@ SIGNS = "♠♥♦♣"  # in SUITS order
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 # The device's levels by their player-facing names, weakest first; Expert is the PC's own.
 LEVELS = {name.lower(): (player, hint) for player, (name, hint) in LEVEL_NAMES.items()}
-EXPERT = ("expert", "the strongest, on this PC only")
+EXPERT = ("expert", "stronger still, on this PC only")
 FIRST = LEVEL_NAMES[FIRST_LEVEL][0].lower()
 
 
@@ -93,7 +93,7 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
     goal = f"to {target} points" if target else "a single hand"
     echo(f"German Whist, deal number {seed}")
     echo(f"{DECK_TITLES[deck]}, scoring {scoring_title(variant.scoring, variant.deck)}, {goal}.")
-    echo(f"You play against {level.capitalize()}: {hint}.")
+    echo(f"You play against {level.capitalize()} ({hint}).")
     echo("Type a card as it is shown (10H, QS or Q" + t.suit(0) + "); q quits.")
 
     def choose(state: HandState, p: int) -> int:

@@ -106,12 +106,12 @@ def test_play_whole_games_by_typing_cards_as_shown():
     assert "You win the game!" in out or "The computer wins" in out or "A draw!" in out
     assert max(len(line) for line in out.splitlines()) <= 80
     assert not re.search(r"\b[01]:[2-9TJQKA]|win=|take=|draw=|\bT[SHDC]\b", out)  # no trace jargon, tens as 10
-    assert "You play against Casual:" in out
+    assert "You play against Club (3/5" in out
 
 
 def test_play_offers_the_device_levels_and_expert_only_when_asked():
     r = run(main, ["play", "--help"])
-    assert "novice" in r.output and "master" in r.output and "--expert" in r.output
+    assert "beginner" in r.output and "master" in r.output and "--expert" in r.output
     assert run(main, ["play", "--level", "expert"]).exit_code == 2
     r = run(main, ["play", "--expert", "--seed", "1", "--target", "0"], input="q\n")
     assert r.exit_code == 0 and "against Expert" in r.output
