@@ -198,10 +198,11 @@ void stepTable() {
     setScreen(PAUSE);
     return;
   }
-  think();
   if (wait) wait--;  // the computer's pause, within a finished trick's pace if one is on show
   if (view.step()) return;
   if (view.handOver) {
+    uint8_t v[4];
+    if (handReason(game, v) == REASON_SLAM) sound::play(SND_WIN);  // a slam's fanfare
     setScreen(HAND_END);
     return;
   }

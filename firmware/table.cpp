@@ -278,7 +278,21 @@ void drawHandEnd(const Game& g) {
       gfx::number(56 + seat * 28, y, v);
     }
   }
-  if (g.mode == MODE_LOW) gfx::textId(0, 51, text::LOW_HAND_WON);
+  // why: "9 tricks: 3 over 6", "SLAM: 13 tricks = 10 points" (the engine's words and numbers)
+  uint8_t v[4];
+  uint8_t kind = handReason(g, v);
+  text::Reader r;
+  text::open(r, text::reason(kind));
+  x = 0;
+  for (char c; (c = text::next(r));) {
+    if (c == '#') {
+      x = gfx::number(x, 51, v[text::next(r) - '0']);
+    } else {
+      char s[2] = {c, 0};
+      x = gfx::text(x, 51, s);
+    }
+  }
+  if (kind == REASON_SLAM) gfx::fillRect(0, 0, 128, 7, gfx::INVERT);  // the title a banner
   if (g.winner == 0 || g.winner == 1) {  // the game's winner, beside the table
     gfx::bitmap(108, 22, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
     gfx::textId(110, 40, seatName(g, g.winner));
@@ -287,10 +301,8 @@ void drawHandEnd(const Game& g) {
 }
 
 void drawGameOver(const Game& g) {
-  uint8_t title = g.winner < 0 ? text::A_DRAW
-                  : g.winner == 0 && human(g) ? text::YOU_WIN
-                  : human(g) ? text::COMPUTER_WINS : text::GAME_OVER;
-  gfx::textId(0, 0, title);
+  // (only a game on the buttons ends here)
+  gfx::textId(0, 0, g.winner < 0 ? text::A_DRAW : g.winner ? text::COMPUTER_WINS : text::YOU_WIN);
   gfx::hline(0, 7, 128);
   for (uint8_t seat = 0; seat < 2; seat++) {
     uint8_t x = 16 + seat * 64;

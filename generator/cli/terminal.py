@@ -15,7 +15,7 @@ import click
 
 from ..ai.players import FIRST_LEVEL, LEVEL_NAMES, make_player
 from ..engine.cards import RANKS, SUITS, CardError, cards_of, parse_card, rank_of, suit_of
-from ..engine.display import DECK_TITLES, scoring_title, suit_order
+from ..engine.display import DECK_TITLES, score_reason, scoring_title, suit_order
 from ..engine.game import play_hand
 from ..engine.prng import ai_rng
 from ..engine.rules import LOW, Variant, game_winner, hand_points
@@ -163,10 +163,11 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         totals = (totals[0] + pts[0], totals[1] + pts[1])
         echo()
         echo(f"Hand {number} over. Tricks that count: you {tricks[0]}, Cpu {tricks[1]}.")
+        why = score_reason(variant.scoring, variant.deck, state.mode, tricks)
         if pts[0] or pts[1]:
-            echo(f"{'You score' if pts[0] else 'Cpu scores'} {max(pts)} points.")
+            echo(f"{'You score' if pts[0] else 'Cpu scores'} {max(pts)} points ({why}).")
         else:
-            echo("No points this hand.")
+            echo(f"No points this hand ({why}).")
         echo(f"Total: you {totals[0]}, Cpu {totals[1]}.")
         winner = game_winner(variant.target, totals)
         if winner is not None:

@@ -51,6 +51,7 @@ def core_context() -> dict:
         "source": "generator/codegen/core.py",
         "version": __version__,
         "suit_order_styles": display.SUIT_ORDER_STYLES,
+        "reasons": list(display.REASONS),
         "suit_orders": suit_orders,
         "ranks": cards.RANKS,
         "suits": cards.SUITS,

@@ -107,6 +107,7 @@ def test_play_whole_games_by_typing_cards_as_shown():
     assert max(len(line) for line in out.splitlines()) <= 80
     assert not re.search(r"\b[01]:[2-9TJQKA]|win=|take=|draw=|\bT[SHDC]\b", out)  # no trace jargon, tens as 10
     assert "You play against Club (3/5" in out
+    assert re.search(r"(You score|Cpu scores) \d+ points \((\d+ tricks: \d+ over \d+|SLAM: .*)\)\.", out)
 
 
 def test_play_offers_the_device_levels_and_expert_only_when_asked():

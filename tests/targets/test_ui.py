@@ -20,7 +20,10 @@ import pytest
 from conftest import needs_firmware
 from generator.targets.emulator import Emulator, frame_to_image
 from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
+from generator.engine.display import score_reason
+from generator.engine.rules import HIGH, LOW
 from generator.targets.screenshots import SCREEN, SCREENS, SETTINGS, ButtonGame, Device
+from generator.targets.screentext import read
 
 pytestmark = needs_firmware
 # the long runs: `make longtest` sets WHIST_LONGTEST=1
@@ -152,7 +155,16 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
         dev.menu("play")
         game = ButtonGame(dev)
         game.start()
-        game.play_game()
+        scores = iter(x for x in game.want if x.startswith("score "))
+        modes = iter(x for x in game.want if x.startswith("trump "))
+        while True:  # each scoreboard says why, in the engine's words
+            game.play_hand()
+            dev.wait_screen("hand_end")
+            tricks = tuple(map(int, next(scores).split()[1][len("tricks="):].split(",")))
+            mode = LOW if next(modes).endswith("mode=low") else HIGH
+            assert read(dev.emu.screen(), 51) == score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
+            if game.finish_hand():
+                break
         assert dev.screen == SCREEN["game_over"]
         assert game.device_lines() == game.want
         assert dev.emu.eeprom[:16] == SYSTEM
@@ -388,7 +400,16 @@ def test_a_classic_game_with_the_buttons_matches_the_engine(firmware_hex):
         dev.menu("play")
         game = ButtonGame(dev)
         game.start()
-        game.play_game()
+        scores = iter(x for x in game.want if x.startswith("score "))
+        modes = iter(x for x in game.want if x.startswith("trump "))
+        while True:  # each scoreboard says why, in the engine's words
+            game.play_hand()
+            dev.wait_screen("hand_end")
+            tricks = tuple(map(int, next(scores).split()[1][len("tricks="):].split(",")))
+            mode = LOW if next(modes).endswith("mode=low") else HIGH
+            assert read(dev.emu.screen(), 51) == score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
+            if game.finish_hand():
+                break
         assert dev.screen == SCREEN["game_over"]
         assert game.device_lines() == game.want
         assert dev.emu.eeprom[:16] == SYSTEM
