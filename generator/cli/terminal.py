@@ -27,6 +27,13 @@ SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 LEVELS = {name.lower(): (player, hint) for player, (name, hint) in LEVEL_NAMES.items()}
 EXPERT = ("expert", "stronger still, on this PC only")
 FIRST = LEVEL_NAMES[FIRST_LEVEL][0].lower()
+HELP = (
+    "Type a card as it is shown: a rank (2 to 10, J, Q, K, A) and a suit",
+    "(S H D C, or the sign), e.g. 10H or QS; q quits.",
+    "Follow the suit led if you can; the highest card of it wins, or the",
+    "highest trump. Stage 1: the trick's winner takes the face-up card, the",
+    "loser the hidden one below it. Stage 2: the last tricks, no drawing.",
+)
 
 
 def can_show_signs(stream=None) -> bool:
@@ -94,28 +101,43 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
     echo(f"German Whist, deal number {seed}")
     echo(f"{DECK_TITLES[deck]}, scoring {scoring_title(variant.scoring, variant.deck)}, {goal}.")
     echo(f"You play against {level.capitalize()} ({hint}).")
-    echo("Type a card as it is shown (10H, QS or Q" + t.suit(0) + "); q quits.")
+    echo("Type a card as it is shown (10H, QS or Q" + t.suit(0) + "); ? explains, q quits.")
 
-    def choose(state: HandState, p: int) -> int:
-        obs = state.observation(p)
-        if p == 1:
-            c = ai.choose(obs, state.legal_mask())
-            echo(f"Cpu {'leads' if obs.lead < 0 else 'plays'} {t.card(c)}.")
-            return c
+    def header(state: HandState) -> None:
+        """A trick's first lines, before its first card, whoever leads."""
+        obs = state.observation(0)
         echo()
         stage = obs.stage
         won = obs.tricks[stage - 1]
         echo(f"Trick {obs.trick_number}, stage {stage}. Tricks this stage: you {won[0]}, Cpu {won[1]}.")
         if obs.stock_left:
             echo(f"Face-up card: {t.card(obs.upcard)}, {obs.stock_left} left in the stock.")
-        elif obs.trick_number == variant.deck.hand_size + 1 and obs.lead < 0:
+        elif obs.trick_number == variant.deck.hand_size + 1:
             echo("Stage 2: no more drawing. The last tricks are played out.")
-        echo(f"Your hand: {t.cards(obs.hand, state.trump)}")
+
+    def choose(state: HandState, p: int) -> int:
+        obs = state.observation(p)
+        if obs.lead < 0:
+            header(state)
+        if p == 1:
+            c = ai.choose(obs, state.legal_mask())
+            echo(f"Cpu {'leads' if obs.lead < 0 else 'plays'} {t.card(c)}.")
+            return c
         legal = state.legal_mask()
-        if obs.lead >= 0 and legal != obs.hand:
-            echo(f"You must follow suit: {t.cards(legal, state.trump)}")
+
+        def show() -> None:
+            echo(f"Your hand: {t.cards(obs.hand, state.trump)}")
+            if obs.lead >= 0 and legal != obs.hand:
+                echo(f"You must follow suit: {t.cards(legal, state.trump)}")
+
+        show()
         while True:
             text = ask("Your lead:" if obs.lead < 0 else "Your card:")
+            if text in ("?", "h", "help"):
+                for line in HELP:
+                    echo(line)
+                show()
+                continue
             try:
                 c = t.parse(text)
             except CardError:
