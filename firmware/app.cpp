@@ -121,11 +121,14 @@ void deal() {
   beginHand(game);
 }
 
+// A game of the settings' kind; a person's is saved before its first hand, so
+// leaving that hand loses only the hand (Continue deals it again).
 void newGame(uint32_t seed, uint8_t p0, uint8_t p1) {
   using namespace prefs;
   lastSeed = seed;
   hidden = false;
   beginGame(game, seed, value(OPT_GAME), value(OPT_SCORING), target(), p0, p1);
+  if (p0 == PLAYER_HUMAN) storeGame(game);
   deal();
 }
 

@@ -234,6 +234,26 @@ def test_a_game_continues_after_power_off(firmware_hex):
         assert again.device_lines()[1:] == game.want[start:]
 
 
+def test_leaving_the_first_hand_loses_only_that_hand(firmware_hex):
+    """The game is saved before its first hand: "hand lost" is all that is lost, Continue deals it again."""
+    with device(firmware_hex, SYSTEM + b"\xff" * 1008, adc_seed=6) as dev:
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        game.play_hand(tricks=2)
+        dev.tap("UP")
+        dev.wait_screen("pause")
+        dev.tap("B", 2)
+        dev.wait_screen("menu")
+        dev.menu("continue", has_save=True)
+        dev.wait_screen("table")
+        again = ButtonGame(dev)  # the same game from its header, its first hand dealt again
+        again.start(hand=1)
+        again.play_hand()
+        assert not again.finish_hand()
+        assert again.device_lines()[1:] == game.want[1:len(again.device_lines())]
+
+
 def test_a_deal_number_replays_that_deal(firmware_hex):
     with device(firmware_hex) as dev:
         dev.menu("deal")
@@ -251,8 +271,8 @@ def test_a_deal_number_replays_that_deal(firmware_hex):
         assert dev.screen == SCREEN["pause"]
         dev.tap("B")
         dev.wait_screen("menu")
-        dev.menu("deal")  # offers the last deal again
-        dev.tap("A")
+        dev.menu("deal", has_save=True)  # offers the last deal again
+        dev.tap("A", 2)  # the game left in its first hand was saved: the first A warns
         dev.wait_serial("game v1 seed=42 ")
         assert dev.read().startswith("game v1 seed=42 ")
 
