@@ -24,6 +24,7 @@ from generator.engine.display import score_reason
 from generator.engine.rules import HIGH, LOW
 from generator.targets.screenshots import SCREEN, SCREENS, SETTINGS, ButtonGame, Device
 from generator.targets.screentext import read
+from generator.targets.thinktime import hook_address
 
 pytestmark = needs_firmware
 # the long runs: `make longtest` sets WHIST_LONGTEST=1
@@ -314,23 +315,33 @@ def test_rules_in_pages_and_credits_show(firmware_hex):
 
 
 @pytest.mark.parametrize("after", [2, 13], ids=["stage 1", "stage 2"])
-def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex, after):
+def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex, firmware_elf, after):
     """Hard's stage-1 search plays out every candidate over its worlds (about 0.5 s a card on the
     52-card pack); seed 1's first stage-2 moves take it most of its work budget."""
     max_gap = 40 * 16_000  # cycles: a frame is due every 16 ms; the search looks after every rollout or 128 work units (about 3 ms)
+    hook = hook_address(firmware_elf)
     with device(firmware_hex) as dev:
         dev.read()
         dev.emu.serial_write("play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0\n")
-        dev.wait_serial(f"trick {after} ", max_cycles=1_000_000_000)  # each trick paced: about 1.7 s
-        seen, pictures = dev.read(), set()
-        while f"trick {after + 1} " not in seen:
+        dev.wait_serial(f"trick {after} ", max_cycles=1_000_000_000)  # each trick paced: about 2.5 s
+        dev.emu.watch([hook, hook + 1])
+        dev.emu.writes()
+        pointer, before = [0, 0], dev.emu.screen()
+        seen, searched = dev.read(), []
+        while f"trick {after + 3} " not in seen:  # six decisions
             assert dev.emu.run_frames(1, max_cycles=max_gap) == 1, "no frame for 40 ms: the screen froze"
-            pictures.add(dev.emu.screen())
+            for address, value, _ in dev.emu.writes():
+                pointer[address - hook] = value
+            picture = dev.emu.screen()
+            if any(pointer):
+                searched.append(picture)
+                assert picture[128:] == before[128:], "the picture below the top line changed during a search"
+            else:
+                before = picture
             seen += dev.read()
-        assert len(pictures) >= 4  # "is thinking" and its moving dots
-        # Below the top line the OLED keeps the table while the search fills the rest of the
-        # frame buffer with its transposition table: a few pictures (cards played), never its noise.
-        assert len({p[128:] for p in pictures}) <= 12
+        # "is thinking" and its moving dots on the top line; below it the OLED keeps the table drawn
+        # before the search, while the search fills the rest of the frame buffer with its table
+        assert len(searched) >= 4 and len({p[:128] for p in searched}) >= 2
 
 
 # Buttons by screen, weighted toward what moves a game on so that a run finishes
