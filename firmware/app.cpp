@@ -453,7 +453,12 @@ void loop() {
       break;
     case GAME_OVER:
       table::drawGameOver(game);
-      if (buttons::justPressed(buttons::A)) toMenu();
+      if (buttons::justPressed(buttons::A)) {  // a rematch: the same settings, a new deal
+        newGame(hw::randomSeed(), PLAYER_HUMAN, prefs::value(prefs::OPT_AI));
+        toTable(TABLE);
+      } else if (buttons::justPressed(buttons::B)) {
+        toMenu();
+      }
       break;
     case DEAL:
       r = screens::deal(&lastSeed);

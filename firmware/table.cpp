@@ -312,7 +312,7 @@ void drawGameOver(const Game& g) {
   }
   gfx::textId(0, 48, text::DEAL);
   gfx::number(20, 48, g.seed);
-  gfx::textId(0, 58, text::A_MENU);
+  gfx::textId(0, 58, text::REMATCH);
 }
 
 void drawPause(const Game& g, bool leaving) {

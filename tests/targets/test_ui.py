@@ -172,7 +172,7 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
         print(f"stack free after the game: {stack_free(dev)} B")
 
         won = int(game.want[-1].split()[1] == "winner=0")
-        dev.tap("A")
+        dev.tap("B")  # B: the menu (A: a rematch)
         dev.menu("stats")
         dev.wait_screen("stats")
         stats = dev.emu.eeprom
@@ -253,6 +253,29 @@ def test_leaving_the_first_hand_loses_only_that_hand(firmware_hex):
         again.play_hand()
         assert not again.finish_hand()
         assert again.device_lines()[1:] == game.want[1:len(again.device_lines())]
+
+
+def test_a_rematch_from_the_game_over_screen(firmware_hex):
+    """A at the end of a game: a new deal with the same settings (pack, scoring, target, level)."""
+    with device(firmware_hex, SYSTEM + b"\xff" * 1008, adc_seed=8) as dev:
+        dev.menu("settings")
+        dev.change_settings({"game": 1, "target": 2, "speed": 1})  # Small Whist, a single hand
+        dev.tap("B")
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        game.play_game()
+        assert dev.screen == SCREEN["game_over"]
+        assert read(dev.emu.screen(), 58) == "A: rematch  B: menu"
+        dev.read()
+        dev.log = ""
+        dev.tap("A")
+        dev.wait_screen("table")
+        dev.wait_serial("game ")
+        header = dev.read().splitlines()[0]
+        first = game.want[0].split()
+        again = header.split()
+        assert again[2] != first[2] and again[3:] == first[3:]  # a new seed, the same pack, scoring, target, players
 
 
 def test_a_deal_number_replays_that_deal(firmware_hex):
