@@ -1,4 +1,4 @@
-"""AI benchmarks (make bench): duplicate-deal win rates, how often Casual picks the original game's card, Hard's stage-2 loss against a perfect opponent.
+"""AI benchmarks (make bench): duplicate-deal win rates, how often Club picks the original game's card, Hard's stage-2 loss against a perfect opponent.
 
 Figures are printed, never asserted. Usage: python benchmarks/ai.py [--deals 2000] [--hands 1000] [--jobs 2] [--only ppot,fidelity]
 """
@@ -155,7 +155,7 @@ def quality(count: int, jobs: int) -> list[str]:
 
 
 def fidelity(deals: int, opponents: tuple[str, ...] = ("random", "greedy", "original", "easy")) -> list[str]:
-    """How often ``original`` (Casual) picks the card the original game's code (``ppot``) picks.
+    """How often ``original`` (Club) picks the card the original game's code (``ppot``) picks.
 
     ``ppot`` plays ``deals`` deals (seeds 1..) in each seat against each opponent, last13 on 52 cards;
     at each of its decisions ``original`` is asked too, from the same observation.

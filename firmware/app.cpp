@@ -48,6 +48,7 @@ uint32_t lastSeed;   // offered by the deal-number screen
 bool saved;          // a saved game exists (read by toMenu)
 uint8_t settingsRow; // where the settings cursor was left
 bool hidden;         // a hand played on the buttons is under way: its trace waits for its end
+uint8_t pick;        // the computer's next card, searched while the table's pace was on show (NO_CARD: none yet)
 
 __attribute__((noinline)) void setScreen(Screen s) {  // smaller so (size report)
   screen = s;
@@ -67,16 +68,31 @@ void serialSink(char c) {
 }
 
 bool fast() { return prefs::value(prefs::OPT_SPEED); }
-// Frames before the computer plays (a stage's notice stays through its first trick).
+// Frames before the computer plays when no finished trick is on show.
 uint8_t aiDelay() { return fast() ? 8 : 24; }
+
+// A press at the table is kept for the player's turn (the last one); it ends
+// a message and a finished trick's beat and hold.
+void keepPresses() {
+  uint8_t b = buttons::pressedNow() & ~(buttons::DOWN | buttons::B);
+  if (b) {
+    view.pending = b;
+    view.note = 0;
+    view.skip();
+  }
+}
 
 // While the computer searches, the screen is refreshed whenever a frame is
 // due (whist::setThinkHook), so it never freezes: only its top line ("... is
 // thinking" and moving dots) is drawn and sent, and the OLED keeps the table
 // it showed. The rest of hw::frame is the stage-2 search's table
-// (whist::setTableMemory), so a search leaves it to be cleared.
+// (whist::setTableMemory), so a search leaves it to be cleared. The pace on
+// show goes on meanwhile (the hold of a finished trick, the computer's
+// pause) and a press is kept, so the search adds nothing to the player's wait.
 void thinkFrame() {
   if (!hw::frameReady()) return;
+  keepPresses();
+  view.paced(wait);
   view.drawMessage(game);
   hw::displayTop();
 }
@@ -93,6 +109,7 @@ uint8_t aiMove() {
 }
 
 void toTable(Screen s) {
+  pick = NO_CARD;
   view.reset(prefs::value(prefs::OPT_SUITS));
   view.demo = demo && s == AUTO;
   wait = aiDelay();
@@ -105,11 +122,14 @@ void deal() {
   beginHand(game);
 }
 
+// A game of the settings' kind; a person's is saved before its first hand, so
+// leaving that hand loses only the hand (Continue deals it again).
 void newGame(uint32_t seed, uint8_t p0, uint8_t p1) {
   using namespace prefs;
   lastSeed = seed;
   hidden = false;
   beginGame(game, seed, value(OPT_GAME), value(OPT_SCORING), target(), p0, p1);
+  if (p0 == PLAYER_HUMAN) storeGame(game);
   deal();
 }
 
@@ -137,7 +157,7 @@ void playCard(uint8_t c) {
   uint8_t r = play(game, c);
   view.played(game, r, fast());
   bool person = game.who[0] == PLAYER_HUMAN;
-  wait = aiDelay();  // after the view's pace of a finished trick, if the computer is next
+  wait = aiDelay();  // counted during a finished trick's pace, if one is on show
   if (r & TRICK_DONE) {
     uint8_t up = upcard(game);
     if (up != NO_CARD && suitOf(up) == game.trump) {
@@ -163,29 +183,38 @@ void playCard(uint8_t c) {
   }
 }
 
+// The computer's next card, searched as soon as the table it answers is on
+// the OLED (a finished trick once its winner is framed), so the search runs
+// during the pace; the card is played when the pace is over.
+void think() {
+  if (pick == NO_CARD && turn(game) && view.ready()) pick = aiMove();
+}
+
 // One step of the human's table: the buttons or the computer's move. A press
 // made while the table is busy (the computer's pause, a finished trick on
 // show) is kept, the last one, and acted on when the player's turn comes.
 void stepTable() {
   view.review = buttons::pressed(buttons::B);
-  if (buttons::justPressed(buttons::UP)) {
+  keepPresses();
+  think();  // the search reads the buttons too
+  if (view.pending == buttons::UP) {
+    view.pending = 0;
     setScreen(PAUSE);
     return;
   }
-  for (uint8_t b = buttons::RIGHT; b <= buttons::A; b <<= 1)
-    if (b != buttons::DOWN && buttons::justPressed(b)) {
-      view.pending = b;
-      view.note = 0;  // a press ends the message
-    }
+  if (wait) wait--;  // the computer's pause, within a finished trick's pace if one is on show
   if (view.step()) return;
   if (view.handOver) {
+    uint8_t v[4];
+    if (handReason(game, v) == REASON_SLAM) sound::play(SND_WIN);  // a slam's fanfare
     setScreen(HAND_END);
     return;
   }
   if (turn(game) != 0) {
-    if (wait) wait--;
-    else playCard(aiMove());
-    return;
+    if (wait) return;
+    playCard(pick);
+    pick = NO_CARD;
+    if (view.trickT) return;  // else the computer led: the cursor is aimed before "Your turn" is drawn
   }
   if (!view.aimed) {
     view.aim(game);
@@ -404,6 +433,7 @@ void loop() {
       break;
     case PAUSE:
       view.draw(game);
+      view.drawn = false;  // the OLED shows the pause box: no search under it
       table::drawPause(game, screens::warn);
       if (buttons::justPressed(buttons::A)) {
         screens::warn = false;
@@ -424,7 +454,12 @@ void loop() {
       break;
     case GAME_OVER:
       table::drawGameOver(game);
-      if (buttons::justPressed(buttons::A)) toMenu();
+      if (buttons::justPressed(buttons::A)) {  // a rematch: the same settings, a new deal
+        newGame(hw::randomSeed(), PLAYER_HUMAN, prefs::value(prefs::OPT_AI));
+        toTable(TABLE);
+      } else if (buttons::justPressed(buttons::B)) {
+        toMenu();
+      }
       break;
     case DEAL:
       r = screens::deal(&lastSeed);

@@ -43,6 +43,7 @@ void nextFrame() {
 
 bool pressed(uint8_t mask) { return now & mask; }
 bool justPressed(uint8_t mask) { return now & ~before & mask; }
+uint8_t pressedNow() { return now & ~before; }
 bool justReleased(uint8_t mask) { return ~now & before & mask; }
 uint8_t state() { return now; }
 

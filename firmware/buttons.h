@@ -16,6 +16,8 @@ uint8_t read();
 bool pressed(uint8_t mask);
 // True if a button of `mask` went down / up since the previous frame.
 bool justPressed(uint8_t mask);
+// The buttons that went down since the previous frame, as a mask.
+uint8_t pressedNow();
 bool justReleased(uint8_t mask);
 // All held buttons this frame, as a mask.
 uint8_t state();

@@ -18,12 +18,6 @@ static_assert(STATS_AT + NUM_PLAYER_KINDS * save::size(sizeof(Stats)) <= save::E
 
 uint16_t statsAt(uint8_t level) { return STATS_AT + level * save::size(sizeof(Stats)); }
 
-uint8_t defaultTarget() {
-  for (uint8_t i = 0; i < NUM_TARGETS; i++)
-    if (targetAt(i) == DEFAULT_TARGET) return i;
-  return 0;
-}
-
 }  // namespace
 
 Settings settings;
@@ -43,7 +37,7 @@ void begin() {
   bool ok = save::load(SETTINGS_AT, TAG_SETTINGS, &settings, sizeof settings);
   for (uint8_t i = 0; i < OPT_SOUND; i++) ok = ok && settings.v[i] < choices(i);
   if (!ok) {
-    const Settings defaults = {{DEFAULT_DECK, DEFAULT_SCORING, defaultTarget(), DEFAULT_LEVEL, 0, SUITS_ALTERNATE, 1}};
+    const Settings defaults = {{DEFAULT_DECK, DEFAULT_SCORING, FIRST_TARGET, DEFAULT_LEVEL, 0, SUITS_ALTERNATE, 1}};
     settings = defaults;
   }
 }

@@ -1,8 +1,9 @@
 // table: drawing the game. Layout (128x64):
-//   y 0..5    message line
-//   y 7..31   stock and face-up card, trump, cards left (left); the trick
-//             (middle); whose turn, tricks and points, the opponent's card
-//             count (right): nothing a raised card (y 32..) could hide
+//   y 0..5    message line; nothing else in screen page 0 (y 0..7), the one
+//             sent while the computer searches (the OLED keeps the rest)
+//   y 8..31   stock and face-up card, trump, cards left (left); the trick
+//             (middle); whose turn, tricks and points (right): nothing a
+//             raised card (y 32..) could hide
 //   y 32..63  seat 0's hand, the selected card raised
 #include "table.h"
 
@@ -20,12 +21,13 @@ using namespace whist;
 namespace {
 
 constexpr int8_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
-constexpr uint8_t SHOW = 48, SLIDE = 32, SHOW_FAST = 16, FRESH = 60;  // frames (60 a second)
+// frames (60 a second): the answer's beat, the winner framed, the face-up card's slide; Fast holds briefly
+constexpr uint8_t BEAT = 20, HOLD = 90, SLIDE = 32, HOLD_FAST = 16, FRESH = 60;
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
 constexpr uint8_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
 // Seat 0's card in the trick down and left, seat 1's up and right.
 int8_t trickX(uint8_t seat) { return seat ? 66 : 48; }
-int8_t trickY(uint8_t seat) { return seat ? 8 : 12; }
+int8_t trickY(uint8_t seat) { return seat ? 9 : 12; }  // seat 1's frame from y 8: below the top line's page
 
 // Seat 0's cards in display order (suits by style, high ranks first), but
 // `skip`: the card it draws while the trick that brings it is still on show.
@@ -59,26 +61,30 @@ uint8_t seatName(const Game& g, uint8_t seat) {
 }
 
 void message(const Game& g, const View& v) {
+  if (v.demo) {  // the title's demo says so, right of the messages (at most 27 characters)
+    gfx::fillRect(109, 0, 19, 6);
+    gfx::textId(111, 0, text::DEMO, gfx::BLACK);
+  }
   uint8_t msg;
   uint8_t x = 0;
   if (v.review) {
     msg = text::LAST_TRICK;
   } else if (v.note) {
     msg = text::FOLLOW_SUIT;
-  } else if (v.trickT) {  // then the face-up card goes to the winner, the card drawn is marked
-    x = gfx::textId(0, 0, seatName(g, g.last.winner));
-    msg = g.last.winner == 0 && human(g) ? text::TAKE : text::TAKES;
+  } else if (v.trickT) {  // the winner, while it is framed (the face-up card slides through this line)
+    if (!v.showing() || v.beat()) return;
+    msg = text::YOURS + g.last.winner;  // the opponent (seat 1) says whose it is
   } else if (v.handOver) {
     msg = text::HAND_OVER;
-  } else if (!stockLeft(g) && g.trickNo == handSize(g)) {
-    msg = text::STAGE2;
-  } else if (g.trickNo == 0) {
-    msg = g.mode == MODE_LOW ? text::LOW_HAND : text::STAGE1;
-  } else if (!human(g) || turn(g) != 0) {
+  } else if (!human(g) || turn(g) != 0) {  // before a stage's notice: its first decision is the longest
     x = gfx::textId(0, 0, seatName(g, turn(g)));
     x = gfx::textId(x, 0, text::IS_THINKING);
     for (uint8_t n = hw::frameCount >> 4 & 3; n--;) x = gfx::textId(x, 0, text::DOT);  // the dots move while it searches
     return;
+  } else if (!stockLeft(g) && g.trickNo == handSize(g)) {  // the notices show on the player's first turn of a stage
+    msg = text::STAGE2;
+  } else if (g.trickNo == 0) {
+    msg = g.mode == MODE_LOW ? text::LOW_HAND : text::STAGE1;
   } else if (v.armed) {
     msg = text::A_AGAIN_PLAY;
   } else {
@@ -87,23 +93,24 @@ void message(const Game& g, const View& v) {
   gfx::textId(x, 0, msg);
 }
 
-// Whose turn, the tricks that count under the scoring in use ("Tk": all of
-// them, or "S2": stage 2's alone) and total points per seat; the opponent's cards.
+// Whose turn, each side's tricks ("Tk": all of them, when every trick scores;
+// else "S1" / "S2": this stage's) and total points.
 void panel(const Game& g, const View& v) {
   bool all = countsStage1(g);
-  gfx::textId(TRICKS_X, 7, all ? text::TK : text::S2);
-  gfx::textId(POINTS_X, 7, text::PT);
+  uint8_t stage = g.trickNo - (v.trickT != 0) >= handSize(g);  // 1 in stage 2, once stage 1's last trick is off
+  static_assert(text::S2 == text::S1 + 1, "the stages' headers in order");
+  gfx::textId(TRICKS_X, 8, all ? text::TK : text::S1 + stage);
+  gfx::textId(POINTS_X, 8, text::PT);
   for (uint8_t row = 0; row < 2; row++) {
     uint8_t seat = 1 - row;
     int8_t y = 14 + row * 7;
     if (!v.handOver && !v.trickT && turn(g) == seat) gfx::textId(PANEL_X - 5, y, text::GT);
     gfx::textId(PANEL_X, y, seatName(g, seat));
-    gfx::number(TRICKS_X, y, g.won[1][seat] + (all ? g.won[0][seat] : 0));
+    uint8_t n = g.won[stage][seat];
+    if (all) n = g.won[0][seat] + g.won[1][seat];
+    gfx::number(TRICKS_X, y, n);
     gfx::number(POINTS_X, y, g.total[seat]);
   }
-  uint8_t x = gfx::textId(PANEL_X - 2, 27, seatName(g, 1));
-  x = gfx::textId(x, 27, text::HAS);
-  gfx::number(x, 27, cardCount(g, 1));
 }
 
 }  // namespace
@@ -128,7 +135,9 @@ void View::played(const Game& g, uint8_t r, bool fast) {
   if (r & TRICK_DONE) {
     const Trick& t = g.last;
     slide = fast || t.take == NO_CARD ? 0 : SLIDE;
-    trickT = (fast ? SHOW_FAST : SHOW) + slide;
+    framed = (fast ? HOLD_FAST : HOLD) + slide;
+    trickT = framed + (fast ? 0 : BEAT);
+    fresh = NO_CARD;  // stage 2: nothing drawn (the hand hides `fresh` while a trick is on show)
     if (t.take != NO_CARD) {
       fresh = t.winner == 0 ? t.take : t.draw;
       freshT = FRESH;
@@ -177,6 +186,7 @@ void View::drawMessage(const Game& g) const {
 }
 
 void View::draw(const Game& g) {
+  drawn = true;
   message(g, *this);
   // stock, face-up card, trump (flashing after a trump shows up)
   // while a stage-1 trick is on show, the stock as it was before it
@@ -207,26 +217,22 @@ void View::draw(const Game& g) {
   }
   for (uint8_t seat = 2; seat--;)
     if (cards[seat] != NO_CARD) drawCard(trickX(seat), trickY(seat), cards[seat]);
-  if (done) {  // the winner's card framed
+  if (done && !beat()) {  // the winner's card framed
     uint8_t w = g.last.winner;
     gfx::rect(trickX(w) - 1, trickY(w) - 1, 18, 26);
   }
-  if (trickT && !showing()) {  // the face-up card on its way to the winner: up right, or down to the hand
-    bool up = g.last.winner;
-    drawCard(up ? 92 : 40, up ? -8 : 28, g.last.take);
+  if (trickT && !showing()) {  // the face-up card on its way: up off the screen to the computer, or down into the hand
+    static_assert(SLIDE == 32, "a pixel a frame from the stock's y 10 to y -21 or to the hand's y 41");
+    drawCard(3, g.last.winner ? trickT - 22 : 42 - trickT, g.last.take);
   }
   panel(g, *this);
-  if (demo) {  // the title's demo says so
-    gfx::fillRect(109, 0, 19, 7);
-    gfx::textId(111, 1, text::DEMO, gfx::BLACK);
-  }
   // seat 0's hand (face up only when a person holds it)
   uint8_t hand[MAX_HAND + 1];
-  uint8_t n = sortedHand(g, suitStyle, hand, before ? fresh : NO_CARD);
+  uint8_t n = sortedHand(g, suitStyle, hand, trickT ? fresh : NO_CARD);  // the card drawn joins after the slide
   if (!n) return;
-  uint8_t step = n > 1 ? (128 - CARD_W) / (n - 1) : 0;
-  if (step > 10) step = 10;
-  int8_t x = (128 - (step * (n - 1) + CARD_W)) / 2;
+  static_assert(MAX_HAND <= 13 && (128 - CARD_W) / 12 == 9, "13 cards 9 apart fit the screen, 12 or fewer 10 apart");
+  uint8_t step = n > 12 ? 9 : 10;
+  int8_t x = (128 - CARD_W - step * (n - 1)) / 2;
   bool myTurn = human(g) && turn(g) == 0 && !trickT && !handOver;
   // must follow suit: the cards that may not be played are lowered
   bool follow = myTurn && g.lead != NO_CARD && g.hand[0][suitOf(g.lead)];
@@ -236,7 +242,7 @@ void View::draw(const Game& g) {
     shake = (bouncing & 2) ? 2 : -2;
   }
   if (note) note--;
-  if (freshT && !before) freshT--;
+  if (freshT && !trickT) freshT--;
   for (uint8_t i = 0; i < n; i++, x += step) {
     uint8_t c = hand[i];
     bool sel = myTurn && i == selected;
@@ -272,7 +278,21 @@ void drawHandEnd(const Game& g) {
       gfx::number(56 + seat * 28, y, v);
     }
   }
-  if (g.mode == MODE_LOW) gfx::textId(0, 51, text::LOW_HAND_WON);
+  // why: "9 tricks: 3 over 6", "SLAM: 13 tricks = 10 points" (the engine's words and numbers)
+  uint8_t v[4];
+  uint8_t kind = handReason(g, v);
+  text::Reader r;
+  text::open(r, text::reason(kind));
+  x = 0;
+  for (char c; (c = text::next(r));) {
+    if (c == '#') {
+      x = gfx::number(x, 51, v[text::next(r) - '0']);
+    } else {
+      char s[2] = {c, 0};
+      x = gfx::text(x, 51, s);
+    }
+  }
+  if (kind == REASON_SLAM) gfx::fillRect(0, 0, 128, 7, gfx::INVERT);  // the title a banner
   if (g.winner == 0 || g.winner == 1) {  // the game's winner, beside the table
     gfx::bitmap(108, 22, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
     gfx::textId(110, 40, seatName(g, g.winner));
@@ -281,10 +301,8 @@ void drawHandEnd(const Game& g) {
 }
 
 void drawGameOver(const Game& g) {
-  uint8_t title = g.winner < 0 ? text::A_DRAW
-                  : g.winner == 0 && human(g) ? text::YOU_WIN
-                  : human(g) ? text::COMPUTER_WINS : text::GAME_OVER;
-  gfx::textId(0, 0, title);
+  // (only a game on the buttons ends here)
+  gfx::textId(0, 0, g.winner < 0 ? text::A_DRAW : g.winner ? text::COMPUTER_WINS : text::YOU_WIN);
   gfx::hline(0, 7, 128);
   for (uint8_t seat = 0; seat < 2; seat++) {
     uint8_t x = 16 + seat * 64;
@@ -294,7 +312,7 @@ void drawGameOver(const Game& g) {
   }
   gfx::textId(0, 48, text::DEAL);
   gfx::number(20, 48, g.seed);
-  gfx::textId(0, 58, text::A_MENU);
+  gfx::textId(0, 58, text::REMATCH);
 }
 
 void drawPause(const Game& g, bool leaving) {

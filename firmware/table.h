@@ -16,7 +16,8 @@ struct View {
   uint8_t bouncing;    // frames left of the illegal-card shake
   uint8_t note;        // frames left of "You must follow suit" (a press ends it sooner)
   uint8_t pulse;       // frames left of the trump symbol's flashing
-  uint8_t trickT;      // frames left of the finished trick: shown with its winner marked, then taken
+  uint8_t trickT;      // frames left of the finished trick: its answer's beat, the winner framed, the slide
+  uint8_t framed;      // trickT from which on the winner is framed (the beat's end)
   uint8_t slide;       // trickT's last frames, in which the face-up card goes to the trick's winner
   uint8_t fresh;       // the card seat 0 got in the last stage-1 trick, or NO_CARD
   uint8_t freshT;      // frames left of its mark (raised, rank inverted)
@@ -26,6 +27,7 @@ struct View {
   bool review;         // B held: the last trick is shown instead of the current one
   bool aimed;          // the cursor was put on a playable card for this turn
   bool demo;           // the title's demo: captioned DEMO
+  bool drawn;          // the OLED shows this table as draw() left it (a search may start)
   uint8_t suitStyle;   // whist::SuitOrderStyle
 
   void reset(uint8_t style);
@@ -34,6 +36,18 @@ struct View {
   // One frame of the finished trick's display; true while it lasts (the table waits).
   bool step();
   bool showing() const { return trickT > slide; }
+  bool beat() const { return trickT > framed; }  // the answer on show, the winner not yet framed
+  // The OLED shows this table, at most with a finished trick's winner framed: a search may start.
+  bool ready() const { return drawn && !beat() && !handOver; }
+  void skip() {  // a press ends the beat and the hold
+    if (showing()) trickT = slide;
+  }
+  // A frame of the pace passed during a search, which cannot draw: the hold
+  // already on the OLED counts down (never the beat or the slide), and `wait`.
+  void paced(uint8_t& wait) {
+    if (showing() && !beat()) trickT--;
+    if (wait) wait--;
+  }
   void move(const whist::Game& g, int8_t step);
   // The cursor onto a card seat 0 may play: the selected one if it may, else the leftmost that may.
   void aim(const whist::Game& g);
@@ -44,13 +58,15 @@ struct View {
   // The card at the selected position of seat 0's hand.
   uint8_t selectedCard(const whist::Game& g) const;
   void draw(const whist::Game& g);
-  // The top line alone (screen page 0, cleared first), over a frame kept from draw().
+  // The top line alone (screen page 0, cleared first: nothing else is drawn there), over a frame kept from draw().
   void drawMessage(const whist::Game& g) const;
 };
 
 // A card face with its rank and suit, 16x24 at (x, y).
 void drawCard(int8_t x, int8_t y, uint8_t card);
+// The scoreboard after a hand, with the reason for its points (a slam: the title inverted).
 void drawHandEnd(const whist::Game& g);
+// The game's result; A plays a new deal of the same kind (app.cpp).
 void drawGameOver(const whist::Game& g);
 // Over the table: the deal, the variant, and how to resume or leave.
 // `leaving`: B was pressed once; a second B leaves and loses the hand in progress.

@@ -121,5 +121,5 @@ def hard_exact() -> SearchPlayer:
 
 
 def original_exact() -> SearchPlayer:
-    """Casual's stage 1 (rules of thumb after the original game), then perfect stage 2: a reference the top levels must beat (PC only)."""
+    """Club's stage 1 (rules of thumb after the original game), then perfect stage 2: a reference the top levels must beat (PC only)."""
     return SearchPlayer("original-exact", OriginalPlayer().choose, None)

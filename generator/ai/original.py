@@ -1,4 +1,4 @@
-"""``original`` (Casual): rules of thumb after the original Arduboy Whist's opponent, a little stronger than it.
+"""``original`` (Club): rules of thumb after the original Arduboy Whist's opponent, a little stronger than it.
 
 They are the rules the original's comments and intent describe, not what its
 code does (that is ``ppot``, which this beats on 53% of hands: docs/ai.md).

@@ -35,14 +35,15 @@ PLAYERS: dict[str, PlayerFactory] = {
 # Players the firmware has, in its enumeration order; each has a C++ template
 # generator/codegen/templates/players/<name>.cpp.j2 defining choose<Name>(Game&).
 DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy", "original", "easy", "hard")
-# What a player sees: each device level's name and one-line hint, weakest first
-# (the order of DEVICE_PLAYERS; each beats the one below on duplicate deals, docs/ai.md).
+# What a player sees: each device level's name, a ladder read in order, and a one-line hint
+# that says how strong it is, weakest first (the order of DEVICE_PLAYERS; each beats the
+# one below on duplicate deals, docs/ai.md).
 LEVEL_NAMES: dict[str, tuple[str, str]] = {
-    "random": ("Novice", "plays any legal card"),
-    "greedy": ("Beginner", "wins tricks, keeps trumps"),
-    "original": ("Casual", "rules after the original"),
-    "easy": ("Club", "counts cards, plans a little"),
-    "hard": ("Master", "thinks ahead in both stages"),
+    "random": ("Beginner", "1/5: the weakest, any legal card"),
+    "greedy": ("Casual", "2/5: grabs tricks, keeps trumps"),
+    "original": ("Club", "3/5: just above the original"),
+    "easy": ("Pro", "4/5: stronger than the original"),
+    "hard": ("Master", "5/5: the strongest, thinks ahead"),
 }
 # The level a first game on the device is played at (the serial `play`
 # command keeps its own default, protocol.DEFAULTS).

@@ -11,7 +11,7 @@ import click
 
 from .. import __version__
 from ..ai.players import PLAYERS
-from ..engine.rules import MAX_TARGET, SCORINGS
+from ..engine.rules import FIRST_TARGET, MAX_TARGET, SCORINGS
 from .terminal import FIRST, LEVELS
 
 U32 = click.IntRange(0, 0xFFFFFFFF)
@@ -24,9 +24,10 @@ def variant_options(f):
     return rules_options(f)
 
 
-def rules_options(f):
-    """The variant's options: pack, scoring, target."""
-    f = click.option("--target", type=click.IntRange(0, MAX_TARGET), default=10, show_default=True,
+def rules_options(f, target: int = 10):
+    """The variant's options: pack, scoring, target (the serial protocol's default; a game in the terminal
+    starts from the device's first setting, FIRST_TARGET)."""
+    f = click.option("--target", type=click.IntRange(0, MAX_TARGET), default=target, show_default=True,
                      help="Points to win the game (10, 25, 50...); 0 plays a single hand.")(f)
     f = click.option("--scoring", type=click.Choice(list(SCORINGS)), default="last13", show_default=True,
                      help="last13: stage-2 tricks over 6; every: all tricks over 13; diff: the difference; "
@@ -259,7 +260,7 @@ def listen(session, show, kept, port: str | None, emulator: str | None, hex_path
 
 @main.command()
 @click.option("--seed", type=U32, default=None, help="Deal number to play (random if omitted).")
-@rules_options
+@lambda f: rules_options(f, target=FIRST_TARGET)
 @click.option("--level", type=click.Choice(LEVELS), default=FIRST, show_default=True,
               help="The computer's level, as on the device: " + "; ".join(
                   f"{name}: {hint}" for name, (_, hint) in LEVELS.items()) + ".")

@@ -15,7 +15,7 @@ import click
 from ..ai.players import FIRST_LEVEL, HUMAN, LEVEL_NAMES, make_player
 from ..ai.review import HandReview, Reviewer
 from ..engine.cards import CardError, suit_of
-from ..engine.display import DECK_TITLES, scoring_title
+from ..engine.display import DECK_TITLES, score_reason, scoring_title
 from ..engine.game import play_hand
 from ..engine.prng import ai_rng
 from ..engine.rules import LOW, Variant, game_winner, hand_points
@@ -26,8 +26,15 @@ from .table import SUIT_WORDS, Table, can_show_signs
 
 # The device's levels by their player-facing names, weakest first; Expert is the PC's own.
 LEVELS = {name.lower(): (player, hint) for player, (name, hint) in LEVEL_NAMES.items()}
-EXPERT = ("expert", "the strongest, on this PC only")
+EXPERT = ("expert", "stronger still, on this PC only")
 FIRST = LEVEL_NAMES[FIRST_LEVEL][0].lower()
+HELP = (
+    "Type a card as it is shown: a rank (2 to 10, J, Q, K, A) and a suit",
+    "(S H D C, or the sign), e.g. 10H or QS; q quits.",
+    "Follow the suit led if you can; the highest card of it wins, or the",
+    "highest trump. Stage 1: the trick's winner takes the face-up card, the",
+    "loser the hidden one below it. Stage 2: the last tricks, no drawing.",
+)
 
 
 def echo(line: str = "") -> None:
@@ -56,29 +63,44 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
     goal = f"to {target} points" if target else "a single hand"
     echo(f"German Whist, deal number {seed}")
     echo(f"{DECK_TITLES[deck]}, scoring {scoring_title(variant.scoring, variant.deck)}, {goal}.")
-    echo(f"You play against {level.capitalize()}: {hint}.")
-    echo("Type a card as it is shown (10H, QS or Q" + t.suit(0) + "); q quits.")
+    echo(f"You play against {level.capitalize()} ({hint}).")
+    echo("Type a card as it is shown (10H, QS or Q" + t.suit(0) + "); ? explains, q quits.")
 
-    def choose(state: HandState, p: int) -> int:
-        obs = state.observation(p)
-        if p == 1:
-            c = ai.choose(obs, state.legal_mask())
-            echo(f"Cpu {'leads' if obs.lead < 0 else 'plays'} {t.card(c)}.")
-            return c
+    def header(state: HandState) -> None:
+        """A trick's first lines, before its first card, whoever leads."""
+        obs = state.observation(0)
         echo()
         stage = obs.stage
         won = obs.tricks[stage - 1]
         echo(f"Trick {obs.trick_number}, stage {stage}. Tricks this stage: you {won[0]}, Cpu {won[1]}.")
         if obs.stock_left:
             echo(f"Face-up card: {t.card(obs.upcard)}, {obs.stock_left} left in the stock.")
-        elif obs.trick_number == variant.deck.hand_size + 1 and obs.lead < 0:
+        elif obs.trick_number == variant.deck.hand_size + 1:
             echo("Stage 2: no more drawing. The last tricks are played out.")
-        echo(f"Your hand: {t.cards(obs.hand, state.trump)}")
+
+    def choose(state: HandState, p: int) -> int:
+        obs = state.observation(p)
+        if obs.lead < 0:
+            header(state)
+        if p == 1:
+            c = ai.choose(obs, state.legal_mask())
+            echo(f"Cpu {'leads' if obs.lead < 0 else 'plays'} {t.card(c)}.")
+            return c
         legal = state.legal_mask()
-        if obs.lead >= 0 and legal != obs.hand:
-            echo(f"You must follow suit: {t.cards(legal, state.trump)}")
+
+        def show() -> None:
+            echo(f"Your hand: {t.cards(obs.hand, state.trump)}")
+            if obs.lead >= 0 and legal != obs.hand:
+                echo(f"You must follow suit: {t.cards(legal, state.trump)}")
+
+        show()
         while True:
             text = ask("Your lead:" if obs.lead < 0 else "Your card:")
+            if text in ("?", "h", "help"):
+                for line in HELP:
+                    echo(line)
+                show()
+                continue
             try:
                 c = t.parse(text)
             except CardError:
@@ -128,10 +150,11 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         coach.played.append(PlayedHand(number, state, pts, totals))
         echo()
         echo(f"Hand {number} over. Tricks that count: you {tricks[0]}, Cpu {tricks[1]}.")
+        why = score_reason(variant.scoring, variant.deck, state.mode, tricks)
         if pts[0] or pts[1]:
-            echo(f"{'You score' if pts[0] else 'Cpu scores'} {max(pts)} points.")
+            echo(f"{'You score' if pts[0] else 'Cpu scores'} {max(pts)} points ({why}).")
         else:
-            echo("No points this hand.")
+            echo(f"No points this hand ({why}).")
         echo(f"Total: you {totals[0]}, Cpu {totals[1]}.")
         winner = game_winner(variant.target, totals)
         if winner is not None:

@@ -51,6 +51,7 @@ def core_context() -> dict:
         "source": "generator/codegen/core.py",
         "version": __version__,
         "suit_order_styles": display.SUIT_ORDER_STYLES,
+        "reasons": list(display.REASONS),
         "suit_orders": suit_orders,
         "ranks": cards.RANKS,
         "suits": cards.SUITS,
@@ -113,6 +114,7 @@ def core_context() -> dict:
             "target": d["target"],
             "player": players.index(d["player"]),
             "level": players.index(FIRST_LEVEL),
+            "first_target": rules.TARGETS.index(rules.FIRST_TARGET),
         },
     }
 

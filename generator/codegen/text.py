@@ -86,13 +86,15 @@ def labels(assets_dir: Path) -> list[tuple[str, str]]:
 
 def titles() -> list[tuple[str, str]]:
     """The menus' names from the engine: DECK_<deck>, SCORING_<scoring>_<deck>,
-    LEVEL_NAME_<player>, SUIT_ORDER_<style>, each in its enumeration's order."""
+    LEVEL_NAME_<player>, SUIT_ORDER_<style>, each in its enumeration's order; then
+    REASON_<kind>, the scoreboard's reason lines ("#n": a number, whist::handReason's)."""
     decks = list(cards.DECKS.values())
     out = [(f"DECK_{d.size}", display.DECK_TITLES[d.size]) for d in decks]
     out += [(f"SCORING_{s.name.upper()}_{d.size}", display.scoring_title(s, d))
             for s in rules.SCORINGS.values() for d in decks]
     out += [(f"LEVEL_NAME_{p.upper()}", LEVEL_NAMES[p][0]) for p in DEVICE_PLAYERS]
     out += [(f"SUIT_ORDER_{st.upper()}", display.SUIT_ORDER_TITLES[st]) for st in display.SUIT_ORDER_STYLES]
+    out += [(f"REASON_{kind.upper()}", t) for kind, t in display.REASONS.items()]
     return out
 
 
@@ -134,6 +136,7 @@ def firsts() -> dict[str, str]:
         "scoring": f"SCORING_{scoring}_{deck}",
         "level_name": f"LEVEL_NAME_{DEVICE_PLAYERS[0].upper()}",
         "suit_order": f"SUIT_ORDER_{display.SUIT_ORDER_STYLES[0].upper()}",
+        "reason": f"REASON_{next(iter(display.REASONS)).upper()}",
         "help": f"HELP_{scoring}_{deck}",
         "setting": "SETTING_0",
         "level": f"LEVEL_{DEVICE_PLAYERS[0].upper()}",

@@ -1,12 +1,17 @@
-"""What the device shows that follows from the game: the order of suits in a hand.
+"""What the device shows that follows from the game: the order of suits in a hand, why a hand scored.
 
 The orders come from the app manual in the rules folder; the firmware's table
-is generated from :func:`suit_order`.
+is generated from :func:`suit_order`. The scoreboard's reason line is
+:data:`REASONS` filled in by :func:`hand_reason`, from the scoring rows of
+:mod:`.rules`; the firmware's texts and its ``handReason`` are generated from them.
 """
 
 from __future__ import annotations
 
+import re
+
 from .cards import RED_SUITS
+from .rules import LOW, hand_points
 
 SUIT_ORDER_STYLES = ("alternate", "classic")
 
@@ -56,3 +61,36 @@ def scoring_help(scoring, deck) -> list[str]:
     too_long = [line for line in lines if len(line) > HELP_WIDTH]
     assert not too_long, too_long
     return lines
+
+
+# The scoreboard's line saying why a hand scored what it did, by kind; "#n" is the n-th number of
+# hand_reason: 0 the most tricks counted, 1 the fewest, 2 the points, 3 the tricks a winner must exceed.
+REASONS = {
+    "tie": "#0 tricks each",
+    "over": "#0 tricks: #2 over #3",
+    "slam": "SLAM: #0 tricks = #2 points",
+    "difference": "#0 - #1 = #2",
+    "low": "Low: #1 beats #0, #2 over #3",
+}
+
+
+def hand_reason(scoring, deck, mode: int, tricks: tuple[int, int]) -> tuple[str, tuple[int, int, int, int]]:
+    """The kind of :data:`REASONS` for a hand that ended with these counted tricks, and its numbers."""
+    a, b = tricks
+    top, low = max(a, b), min(a, b)
+    numbers = (top, low, max(hand_points(scoring, deck, mode, tricks)), scoring.over[deck.size])
+    if a == b:
+        kind = "tie"
+    elif scoring.difference:
+        kind = "difference"
+    elif scoring.slam and low == 0:
+        kind = "slam"
+    else:
+        kind = "low" if mode == LOW else "over"
+    return kind, numbers
+
+
+def score_reason(scoring, deck, mode: int, tricks: tuple[int, int]) -> str:
+    """The reason line as the scoreboard shows it: "9 tricks: 3 over 6", "SLAM: 13 tricks = 10 points"."""
+    kind, numbers = hand_reason(scoring, deck, mode, tricks)
+    return re.sub(r"#(\d)", lambda m: str(numbers[int(m[1])]), REASONS[kind])

@@ -15,6 +15,7 @@ from .prng import hand_rng, shuffle
 HIGH, LOW = 0, 1
 MODE_NAMES = ("high", "low")
 TARGETS = (10, 25, 50, 0)  # 0 = a single hand
+FIRST_TARGET = 25  # the device's first setting: a few hands to learn the rules in (10 is one slam)
 MAX_TARGET = 255
 
 
@@ -146,6 +147,6 @@ def game_winner(target: int, totals: tuple[int, int]) -> int | None:
 
 
 __all__ = [
-    "HIGH", "LOW", "MODE_NAMES", "TARGETS", "Scoring", "SCORINGS", "Variant", "Deal",
+    "HIGH", "LOW", "MODE_NAMES", "TARGETS", "FIRST_TARGET", "Scoring", "SCORINGS", "Variant", "Deal",
     "deal", "dealer_of", "mode_of", "trick_winner", "hand_points", "game_winner", "RANKS_PER_SUIT",
 ]

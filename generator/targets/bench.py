@@ -13,6 +13,7 @@ from ..engine.rules import Variant
 
 
 THINK_HANDS = 26  # 13 of each deck by default; make bench measures 400 (200 of each)
+PACE_TRICKS = 20  # stage-1 tricks the computer wins, per level and speed, in the table's wait
 
 
 def hands_per_second(variant: Variant, seconds: float) -> float:
@@ -105,6 +106,16 @@ def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None 
     if hex_path:
         emulators(seconds, echo, hex_path)
         from . import thinktime
+
+        echo("the table's wait: frames of 16 ms from the press that plays a card to the next 'Your turn', after "
+             f"a stage-1 trick the computer wins and so leads (Classic 52, {PACE_TRICKS} tricks or more each; "
+             f"the pace alone: {thinktime.PACE['normal']} frames at normal speed when your card ends the trick, "
+             f"{thinktime.PACE['fast']} fast, plus {thinktime.PACE['pause']} ({thinktime.PACE['pause fast']} fast) "
+             "before its answer when you lead):")
+        for level in ("hard", "original"):
+            for fast in (False, True):
+                for line in thinktime.wait_summary(thinktime.press_to_turn(Path(hex_path), level, fast, PACE_TRICKS)):
+                    echo("  " + line)
 
         for player in ("hard", "easy"):
             echo(f"device thinking time, {player} vs {player}, {think_hands} single hands (both decks, both stages):")

@@ -10,7 +10,7 @@ table and the coach's live mode all drive the device this way.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -47,16 +47,26 @@ class Device:
         self.menu_last: str | None = None  # the main menu's last choice, where its cursor starts
         self.settings_row = 0  # where change_settings left the settings cursor (the firmware keeps it)
         self.waiting = False  # the table began waiting for the person's card (MARK_TURN) since last asked
+        self.turn_at = 0  # the cycle of the last MARK_TURN
+        self.pressed_at = 0  # the cycle of the last tap's press
+        self.observer: Callable[[bytes], None] | None = None  # shown every frame's picture, when set
         self.log = ""  # serial output consumed so far
 
     def _follow(self) -> None:
-        for value, _ in self.emu.markers():
+        for value, cycle in self.emu.markers():
             if value == MARK_TURN:
                 self.waiting = True
+                self.turn_at = cycle
             else:
                 self.screen = value
 
     def run(self, frames: int) -> None:
+        if self.observer:
+            for _ in range(frames):
+                assert self.emu.run_frames(1) == 1, "the firmware stopped drawing"
+                self._follow()
+                self.observer(self.emu.screen())
+            return
         assert self.emu.run_frames(frames) == frames, "the firmware stopped drawing"
         self._follow()
 
@@ -71,6 +81,7 @@ class Device:
 
     def tap(self, button: str, times: int = 1) -> None:
         for _ in range(times):
+            self.pressed_at = self.emu.cycles
             self.emu.press(button)
             self.run(3)
             self.emu.release(button)

@@ -1,8 +1,9 @@
 """Screenshots of the real firmware in the emulator (`make screenshots`).
 
 ``python -m generator.targets.screenshots HEX OUT_DIR`` walks the menus with
-the buttons, plays a game as a person would (:mod:`.buttons`) and saves each
-screen as a PNG plus an animated GIF of one stage-1 trick at the normal speed.
+the buttons, plays as a person would (:mod:`.buttons`) and saves each screen
+as a PNG: each step of a stage-1 trick at the normal speed (and the whole
+trick as a GIF), the computer thinking, a slam's scoreboard.
 """
 
 from __future__ import annotations
@@ -10,12 +11,37 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .buttons import ButtonGame, Device, button_game
-from .emulator import Backend, Emulator, EmulatorError, backend, save_gif
+from .buttons import ButtonGame, Device
+from .emulator import Backend, Emulator, EmulatorError, backend, frame_to_image, save_gif
+
+
+# The deals the pictures are taken from (found with the engine: Human against Master): in 2 the
+# computer leads the first trick of a Classic hand; in 3 it takes every trick of a Small Whist hand.
+LEADS_FIRST, SLAM = 2, 3
+
+
+def enter_deal(dev: Device, seed: int, last: int = 0, has_save: bool = False) -> None:
+    """Play deal number ``seed`` from the menu; the entry starts at the ``last`` deal played (0 after
+    power-on) with the cursor on the last digit."""
+    dev.menu("deal", has_save)
+    dev.wait_screen("deal")
+    for digit, was in zip(reversed(f"{seed:010d}"), reversed(f"{last:010d}")):
+        dev.tap("UP", (int(digit) - int(was)) % 10)
+        dev.tap("LEFT")
+    dev.tap("A", 2 if has_save else 1)  # over a saved game the first A warns
+
+
+def leave(dev: Device) -> None:
+    """From the table to the menu, losing the hand in progress (the pause, B twice)."""
+    dev.tap("UP")
+    dev.wait_screen("pause")
+    dev.tap("B", 2)
+    dev.wait_screen("menu")
 
 
 def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
-    """Save the screens of a short game and the menus as PNGs, and one stage-1 trick as a GIF.
+    """Save the menus, each step of a stage-1 trick at the normal speed (and the whole trick as a GIF),
+    the computer thinking on its first decision, the scoreboard with a slam and the game's end, as PNGs.
 
     ``emulator`` picks the back-end (default avr8js; ProjectABE's pictures are its canvas).
     """
@@ -23,51 +49,72 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
     out.mkdir(parents=True, exist_ok=True)
     saved = []
 
-    def shot(dev: Device, name: str) -> None:
+    def save(picture: bytes, name: str) -> None:
         path = out / f"{name}.png"
-        dev.emu.screenshot(path, scale)
+        frame_to_image(picture, scale).save(path, format="PNG")
         saved.append(path)
 
     with Emulator(hex_path, adc_seed=5, backend=emulator) as emu:
         dev = Device(emu)
         dev.boot()
-        shot(dev, "title")
+        save(emu.screen(), "title")
         dev.tap("A")
-        shot(dev, "menu")
+        save(emu.screen(), "menu")
         dev.menu("settings")
-        # Small Whist, a single hand, fast: a whole game in a few seconds
-        dev.change_settings({"game": 1, "target": 3, "speed": 1})
-        dev.tap("UP", 4)  # back to the first row
-        shot(dev, "settings")
+        dev.change_settings({"ai": 2})  # Master
+        dev.tap("UP", 3)  # back to the first row
+        dev.settings_row = 0
+        save(emu.screen(), "settings")
         dev.tap("B")
         dev.menu("rules")
-        shot(dev, "rules")
+        save(emu.screen(), "rules")
         dev.tap("B")
-        dev.menu("play")
+
+        # Classic 52 at the normal speed: the computer leads and thinks under the first trick's notice
+        enter_deal(dev, LEADS_FIRST)
         game = ButtonGame(dev)
         game.start()
-        game.play_hand(tricks=2)
-        dev.run(30)
-        shot(dev, "table")
+        dev.run(6)
+        save(emu.screen(), "thinking")
+        game.play_hand(tricks=1)
+        # each step of the next stage-1 trick whose last card is ours, from our press to our next turn
+        while not (game.lines[game.next].split()[3].startswith("0:") and "take=" in game.lines[game.next]):
+            game.play_hand(tricks=1)
+        dev.wait_turn()
+        dev.waiting = True
+        dev.run(30)  # past the flashing of a trump led (24 frames)
+        save(emu.screen(), "trick_1_lead")
+        game.play_hand(tricks=1)
+        pictures = [emu.screen()] + emu.play(230, record=True)
+        for offset, name in ((8, "trick_2_answer"), (60, "trick_3_taken"), (118, "trick_4_slide"),
+                             (170, "trick_5_drawn")):
+            save(pictures[offset], name)
+        gif = out / "trick.gif"
+        save_gif(pictures, gif, frame_ms=16, scale=scale)
+        saved.append(gif)
+        save(emu.screen(), "table")
+        leave(dev)
+
+        # Small Whist, a single hand, fast: Master takes every trick
+        dev.menu("settings", has_save=True)
+        dev.change_settings({"game": 1, "target": 2, "speed": 1})
+        dev.tap("B")
+        dev.read()
+        dev.log = ""  # the next game's header is the one to read
+        enter_deal(dev, SLAM, last=LEADS_FIRST, has_save=True)
+        game = ButtonGame(dev)
+        game.start()
         game.play_hand()
-        dev.wait_serial("score ")
         dev.wait_screen("hand_end")
-        shot(dev, "hand_end")
+        save(emu.screen(), "hand_end")
         game.finish_hand()
         dev.run(10)
-        shot(dev, "game_over")
-        dev.tap("A")
+        save(emu.screen(), "game_over")
+        dev.tap("B")  # the menu (A: a rematch)
         dev.menu("stats")
-        shot(dev, "stats")
-
-    # one stage-1 trick at the normal speed, from the card played to the draw (avr8js records frames)
-    with button_game(hex_path, adc_seed=5) as game:
-        game.play_hand(tricks=2)
-        emu = game.dev.emu
-        pictures = [emu.screen()] + emu.play(150, record=True)
-        gif = out / "trick.gif"
-        save_gif(pictures, gif, frame_ms=20, scale=scale)
-        saved.append(gif)
+        save(emu.screen(), "stats")
+        dev.tap("B")
+        dev.wait_screen("menu")
     return saved
 
 

@@ -4,7 +4,8 @@ Fast serial games bracket every ``chooseAI`` call with the markers
 MARK_THINK / MARK_MOVED (generator/codegen/protocol.py, firmware/app.cpp): the search alone, for many hands.
 What a player waits for adds the think hook's redraws of the table (about 5%): ``table_decisions`` replays a
 hand on the table and times each search by the writes that set and clear the hook's pointer, with no
-marker in the firmware (there is no flash for one).
+marker in the firmware (there is no flash for one). What the player waits for at the table, the pace
+included, is ``press_to_turn``: the emulator frames from the press that plays a card to the next turn.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..ai.players import make_player
+from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL, make_player
 from ..engine.cards import DECKS
 from ..engine.game import play_hand
 from ..engine.prng import ai_rng
@@ -26,6 +27,10 @@ from ..codegen.protocol import MARK_MOVED, MARK_THINK, play_command
 from ..engine.rules import Variant
 
 CLOCK_HZ = 16_000_000
+FRAME_CYCLES = CLOCK_HZ * 16 // 1000  # hw::FRAME_MS: a frame is due every 16 ms
+# The table's pace in frames (firmware/table.cpp, app.cpp): a finished stage-1 trick's beat, hold and
+# slide at the normal speed, its hold at the fast one, and the computer's pause before its answer.
+PACE = {"normal": 20 + 90 + 32, "fast": 16, "pause": 24, "pause fast": 8}
 HOOK_SYMBOL = "thinkHook_"  # whist_core.cpp's think hook pointer: set around every search on the table
 DATA_BASE = 0x800000  # where avr-nm puts the data space
 
@@ -178,4 +183,69 @@ def summary(decisions: list[Decision]) -> list[str]:
             ds = [d for d in decisions if d.deck == deck and d.stage == stage]
             if ds:
                 lines.append(line(f"  {deck} cards, stage {stage}", ds))
+    return lines
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Frames from the press that played the player's card to the next "Your turn", after a stage-1
+    trick the computer won (so it leads): ``answered`` when the player's card ended the trick."""
+
+    level: str
+    fast: bool
+    answered: bool
+    frames: float
+
+
+def press_to_turn(hex_path: Path, level: str, fast: bool, tricks: int = 20, adc_seed: int = 1) -> list[Wait]:
+    """At least ``tricks`` stage-1 tricks the computer wins, played on the buttons at ``level`` (Classic 52,
+    the normal or the fast speed): the emulator frames from the press that plays the player's card to the
+    next turn (the MARK_TURN marker), the whole pace and the computer's search included. Each game is
+    left after stage 1 (pause, B twice) and a new one dealt."""
+    from .buttons import SCREEN, ButtonGame, Device
+
+    n = len(DEVICE_PLAYERS)
+    ai = (DEVICE_PLAYERS.index(level) - DEVICE_PLAYERS.index(FIRST_LEVEL)) % n
+    out: list[Wait] = []
+    with Emulator(hex_path, adc_seed=adc_seed) as emu:
+        dev = Device(emu)
+        dev.boot()
+        dev.menu("settings")
+        dev.change_settings({"ai": ai, "speed": int(fast)})
+        dev.tap("B")
+        while len(out) < tricks:
+            dev.log = ""
+            dev.waiting = False  # a turn left unplayed in the game before
+            dev.menu("play", has_save=True)
+            dev.run(5)
+            if dev.screen != SCREEN["table"]:  # a saved game: the first A only warned
+                dev.tap("A")
+            game = ButtonGame(dev)
+            game.start()
+            for _ in range(DECKS[52].hand_size):
+                line = game.lines[game.next]
+                game.play_hand(tricks=1)
+                if " win=1 " in line:
+                    dev.wait_turn()
+                    dev.waiting = True  # the turn is still to be played
+                    frames = (dev.turn_at - dev.pressed_at) / FRAME_CYCLES
+                    out.append(Wait(level, fast, line.split()[2].startswith("1:"), frames))
+            dev.tap("UP")
+            dev.tap("B", 2)
+            dev.wait_screen("menu")
+    return out
+
+
+def wait_summary(waits: list[Wait]) -> list[str]:
+    """Lines: per level and speed, median and worst frames for each case."""
+    lines = []
+    for level in dict.fromkeys(w.level for w in waits):
+        for fast in (False, True):
+            for answered in (True, False):
+                f = sorted(w.frames for w in waits if w.level == level and w.fast == fast and w.answered == answered)
+                if f:
+                    case = "you answered its lead" if answered else "you led, it answered"
+                    lines.append(f"{level} {'fast' if fast else 'normal'}, {case}: {len(f)} tricks, median "
+                                 f"{statistics.median(f):.0f} frames ({statistics.median(f) * 0.016:.2f} s), "
+                                 f"worst {f[-1]:.0f} ({f[-1] * 0.016:.2f} s)")
     return lines

@@ -117,7 +117,7 @@ SMALL = 5  # the stage-2 plant comes where both hands hold this many cards or fe
 
 def planted_hand(blunders: bool, variant: Variant = LAST13, seed: int = SEED) -> tuple[list[str], tuple[int, int] | None]:
     """A single hand: the person plays Master's stage 1 and a perfect stage 2 (the Python solver's) against
-    Casual, except (with ``blunders``) the trump ace thrown on a worthless trick and, late in stage 2, the
+    Club, except (with ``blunders``) the trump ace thrown on a worthless trick and, late in stage 2, the
     first card that loses. Returns the trace and the planted stage-2 decision (trick, card)."""
     st = HandState(variant.deck, variant.scoring, deal(seed, 1, variant.deck))
     lines = [trace.game_header(seed, variant, (HUMAN, "original")), *trace.hand_header(st.deal, st.trump, st.mode)]

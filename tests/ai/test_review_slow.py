@@ -1,9 +1,9 @@
 """The coach against what docs/ai.md measures: Master's stage-2 loss over 200 reviewed hands (make longtest).
 
 docs/ai.md measures Master's stage 2 against a perfect opponent from 1,000 stage-2 starts of two kinds
-(``benchmarks/ai.py --only stage2``): real games of ``hard-rule`` against Casual, whose stage 1s are frozen
+(``benchmarks/ai.py --only stage2``): real games of ``hard-rule`` against Club, whose stage 1s are frozen
 (0.020 tricks a hand), and Master's own games against itself (0.069). Reviewing seat 0 of ``hard-rule``
-against ``original-exact`` (Casual's stage 1, then perfect) meets the first kind against a perfect opponent;
+against ``original-exact`` (Club's stage 1, then perfect) meets the first kind against a perfect opponent;
 reviewing seat 0 of Master against Master meets the second, the coach valuing each of Master's cards
 against perfect play. Either way the figure must lie within the interval of 200 reviewed hands.
 """

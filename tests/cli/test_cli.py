@@ -106,12 +106,24 @@ def test_play_whole_games_by_typing_cards_as_shown():
     assert "You win the game!" in out or "The computer wins" in out or "A draw!" in out
     assert max(len(line) for line in out.splitlines()) <= 80
     assert not re.search(r"\b[01]:[2-9TJQKA]|win=|take=|draw=|\bT[SHDC]\b", out)  # no trace jargon, tens as 10
-    assert "You play against Casual:" in out
+    assert "You play against Club (3/5" in out
+    # each trick's header comes before its first card, whoever leads; the computer's lead after it
+    lines = out.splitlines()
+    leads = [i for i, x in enumerate(lines) if x.startswith("Cpu leads ")]
+    assert leads and all(lines[i - 1].startswith(("Trick ", "Face-up card:", "Stage 2:")) for i in leads)
+    assert re.search(r"(You score|Cpu scores) \d+ points \((\d+ tricks: \d+ over \d+|SLAM: .*)\)\.", out)
+
+
+def test_play_in_the_terminal_explains_itself_on_a_question_mark():
+    r = run(main, ["play", "--seed", "7", "--target", "0", "--deck", "28"], input="?\nq\n")
+    assert r.exit_code == 0
+    assert "? explains" in r.output and "Follow the suit led if you can" in r.output
+    assert r.output.count("Your hand:") == 2  # shown again after the help
 
 
 def test_play_offers_the_device_levels_and_expert_only_when_asked():
     r = run(main, ["play", "--help"])
-    assert "novice" in r.output and "master" in r.output and "--expert" in r.output
+    assert "beginner" in r.output and "master" in r.output and "--expert" in r.output
     assert run(main, ["play", "--level", "expert"]).exit_code == 2
     r = run(main, ["play", "--expert", "--seed", "1", "--target", "0"], input="q\n")
     assert r.exit_code == 0 and "against Expert" in r.output

@@ -28,7 +28,7 @@ class Person(GreedyPlayer):
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    """A Small Whist game to 10 of a person against Casual, as the device sends it."""
+    """A Small Whist game to 10 of a person against Club, as the device sends it."""
     lines = play_game(21, Variant.make(28, "last13", 10), seats(21, (Person(), "original"))).lines
     path = tmp_path_factory.mktemp("review") / "game.txt"
     path.write_text("# whist 0.1.0 ready\n" + "\n".join(lines) + "\n")
@@ -41,7 +41,7 @@ def test_each_hand_is_reviewed_in_the_players_words(game):
     assert r.exit_code == 0, r.output
     hands = sum(1 for line in lines if line.startswith("score "))
     assert r.output.count("\nHand ") + r.output.startswith("Hand ") == hands
-    assert "you against Casual" in r.output and "Master with your cards:" in r.output
+    assert "you against Club" in r.output and "Master with your cards:" in r.output
     assert "Stage 1, estimated" in r.output and "Stage 2, exact" in r.output
     assert max(len(line) for line in r.output.splitlines()) <= 80
     assert not re.search(r"\b[01]:[2-9TJQKA]|win=|take=|draw=|\bT[SHDC]\b|p0=|seat 0", r.output)  # no trace jargon
@@ -68,7 +68,7 @@ def test_a_computer_seat_is_reviewed_with_seat(game):
     path, _ = game
     r = run(main, ["review", str(path), "--seat", "1", "--no-master"])
     assert r.exit_code == 0, r.output
-    assert "Hand 1, Cpu (Casual) against you." in r.output and "Master with" not in r.output
+    assert "Hand 1, Cpu (Club) against you." in r.output and "Master with" not in r.output
     assert "Your hand:" in r.output or "Cpu's hand:" in r.output
 
 

@@ -11,10 +11,13 @@ from generator.codegen.core import CORE_FILES, generate_core
 from generator.ai.players import seats
 from generator.engine.game import play_game
 from generator.codegen.protocol import ERRORS, play_command
-from generator.engine.rules import SCORINGS, Variant
+from generator.engine import display
+from generator.engine.cards import DECKS
+from generator.engine.rules import HIGH, LOW, SCORINGS, Variant, hand_points
 
 pytestmark = pytest.mark.xdist_group("test_codegen")  # one worker: the host core is compiled once
 HOST = Path(__file__).parents[1] / "host" / "trace_host.cpp"
+REASON_HOST = Path(__file__).parents[1] / "host" / "reason_host.cpp"
 ROOT = Path(__file__).parents[2]
 SEEDS = 1000
 WARN = ["-Wall", "-Wextra", "-Werror"]
@@ -115,3 +118,24 @@ def test_the_longest_play_command_fits_the_device_line():
     scoring = max(SCORINGS, key=len)
     line = play_command(4294967295, Variant.make(52, scoring, 255), longest, longest)
     assert len(line) <= LINE_MAX
+
+
+def test_the_scoreboards_reason_is_the_engines_for_every_variant(gen):
+    """whist::handReason (the kind and numbers of the scoreboard's reason line) against display.hand_reason:
+    every scoring, both packs, high and low hands, every split of the counted tricks."""
+    exe = gen / "reason_host"
+    subprocess.run(["g++", "-std=c++11", "-O2", *WARN, "-I", str(gen), str(REASON_HOST), str(gen / "whist_core.cpp"),
+                    str(gen / "text.cpp"), "-o", str(exe)], check=True)
+    cases, want = [], []
+    for si, scoring in enumerate(SCORINGS.values()):
+        for di, deck in enumerate(DECKS.values()):
+            counted = deck.hand_size * (2 if scoring.counts_stage1 else 1)
+            for mode in (HIGH, LOW) if scoring.colour_mode else (HIGH,):
+                for a in range(counted + 1):
+                    tricks = (a, counted - a)
+                    points = hand_points(scoring, deck, mode, tricks)
+                    cases.append(f"{di} {si} {mode} {a} {counted - a} {points[0]} {points[1]}")
+                    kind, numbers = display.hand_reason(scoring, deck, mode, tricks)
+                    want.append(" ".join(map(str, (list(display.REASONS).index(kind), *numbers))))
+    assert run_host(exe, cases).splitlines() == want
+    assert {w.split()[0] for w in want} == {str(i) for i in range(len(display.REASONS))}  # every kind is met

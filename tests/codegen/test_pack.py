@@ -65,12 +65,12 @@ def test_texts_come_from_the_assets_and_the_engine() -> None:
     assert items["RULES"].startswith("German Whist for two.")
     assert "{version}" not in items["CREDITS"]
     assert items["HELP_LAST13_52"].split("\n")[0] == "Scoring: Last 13"
-    assert items["TAKE"] == " take the trick"  # a label's spaces are kept
-    assert (items["DECK_28"], items["SCORING_LAST13_28"], items["LEVEL_NAME_ORIGINAL"]) == ("Small Whist 28", "Last 7", "Casual")
+    assert items["IS_THINKING"] == " is thinking"  # a label's spaces are kept
+    assert (items["DECK_28"], items["SCORING_LAST13_28"], items["LEVEL_NAME_ORIGINAL"]) == ("Small Whist 28", "Last 7", "Club")
     labels = len(text.labels(ASSETS))
-    # labels, titles (packs, scorings by pack, levels, suit orders), files, scoring helps, settings hints, level hints,
-    # then what goes out over serial
-    assert len(items) == labels + 2 + 4 * 2 + 5 + 2 + 3 + 4 * 2 + 8 + 5 + len(tracetext.texts())
+    # labels, titles (packs, scorings by pack, levels, suit orders, score reasons), files, scoring helps, settings
+    # hints, level hints, then what goes out over serial
+    assert len(items) == labels + 2 + 4 * 2 + 5 + 2 + 5 + 3 + 4 * 2 + 8 + 5 + len(tracetext.texts())
     assert list(items)[-len(tracetext.texts()):] == [name for name, _ in tracetext.texts()]
     assert items["TRACE_ERROR_BUSY"] == "error busy\n" and items["TRACE_PLAYER_5"] == "human"
     assert list(items)[:labels] == [name for name, _ in text.labels(ASSETS)]  # first: the device skips fewer

@@ -177,7 +177,8 @@ def test_serial_play_cannot_take_over_a_persons_game(firmware_hex, backend):
 
 
 def test_play_writes_no_eeprom_byte_that_is_not_ours(firmware_hex):
-    """Bytes 16 and up holding another game's data: Play leaves them all alone."""
+    """Bytes 16 and up holding another game's data: Play writes only its game's save (before the first hand,
+    so that leaving it loses only the hand), in its own block after the settings' (16..26)."""
     rng = random.Random(3)
     image = bytes(16 * [0xFF]) + bytes(rng.randrange(256) for _ in range(1008))
     image = image[:16] + b"X" + image[17:27] + b"XX" + image[29:]  # not our signature at the settings or the save
@@ -185,4 +186,7 @@ def test_play_writes_no_eeprom_byte_that_is_not_ours(firmware_hex):
         dev.menu("play")
         dev.wait_screen("table")
         dev.run(30)
-        assert dev.emu.eeprom == image
+        now = dev.emu.eeprom
+        changed = [i for i in range(len(image)) if now[i] != image[i]]
+        assert now[27:29] == b"WG" and changed[0] == 27  # signature and tag of the game's block, nothing before
+        assert changed[-1] < 27 + 4 + 255  # within one block (at most 255 data bytes and 4 of its own)

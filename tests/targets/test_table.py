@@ -1,10 +1,12 @@
-"""The table as a player reads it: one whole hand played on the buttons in the emulator.
+"""The table as a player reads it: one whole hand against Master played on the buttons in the emulator.
 
-Checks, on the real hex at normal speed: a press made while the computer
-plays is acted on, not lost; the cursor starts each turn on a card that may be
-played; a wrong card's message stays at least a second; the card drawn in
-stage 1 is marked in the hand; and nothing on USB before the hand is over
-names a card (the whole hand's trace comes at its end, equal to the engine's).
+Checks, on the real hex at normal speed, every frame: the panel's header never changes while the
+computer searches (nor anywhere else: it always reads "S1 Pt" or "S2 Pt"); the cursor is never on a
+card that may not be played while the top line says "Your turn"; a finished trick stays framed for
+90 frames unless a press skips it; a press made while the computer searches during that pace is kept
+for the player's turn. And, as before: a wrong card's message stays at least a second; the card drawn
+in stage 1 is marked in the hand; nothing on USB before the hand is over names a card (the whole
+hand's trace comes at its end, equal to the engine's).
 """
 
 from __future__ import annotations
@@ -13,13 +15,19 @@ import re
 
 from conftest import needs_firmware
 from generator.engine.cards import parse_card, suit_of
-from generator.targets.buttons import button_game
+from generator.targets.buttons import SCREEN, Device, button_game
 from generator.targets.emulator import frame_to_image
+from generator.targets.screentext import lit, read
+from generator.targets.thinktime import hook_address
 
 pytestmark = needs_firmware
 
 CARD_W, HAND_Y, RAISED_Y = 16, 40, 35  # firmware/table.cpp
+HOLD = 90  # frames a finished trick stays framed at the normal speed
 CARD = re.compile(r"\b(?:[2-9TJQKA][SHDC])\b")
+# The top edge of the frame around each seat's trick card (trickX - 1 .. + 17, trickY - 1).
+FRAME_TOP = {0: (range(47, 65), 11), 1: (range(65, 83), 8)}
+HEADER = (range(104, 128), range(8, 14))
 
 
 def card_x(i: int, n: int) -> int:
@@ -36,18 +44,70 @@ def raised(picture: bytes, n: int) -> list[int]:
 
 
 def corner_ink(picture: bytes, i: int, n: int) -> float:
-    """Share of lit pixels in the rank-and-suit corner of card i (low when it is marked: inverted)."""
+    """Share of lit pixels in the rank-and-suit corner of card i, raised or not (low when it is marked: inverted)."""
     px = frame_to_image(picture).load()
     x = card_x(i, n)
-    box = [(x + dx, HAND_Y + dy) for dx in range(1, 8) for dy in range(1, 16)]
+    y = RAISED_Y if i in raised(picture, n) else HAND_Y
+    box = [(x + dx, y + dy) for dx in range(1, 8) for dy in range(1, 16)]
     return sum(bool(px[p]) for p in box) / len(box)
 
 
-def test_a_hand_on_the_buttons_reads_as_a_player_expects(firmware_hex):
-    with button_game(firmware_hex, adc_seed=3) as game:
+def framed(picture: bytes) -> bool:
+    """A finished trick is on show with its winner's card framed."""
+    return any(all(lit(picture, x, y) for x in xs) for xs, y in FRAME_TOP.values())
+
+
+class Watch:
+    """Every frame's picture checked as it is shown: the header, the cursor, the framed tricks."""
+
+    def __init__(self, dev: Device, hook: int) -> None:
+        self.dev, self.hook = dev, hook
+        self.pointer = [0, 0]  # the core's think hook pointer: non-zero while a search runs
+        self.searching = False
+        self.on_table = 0  # frames since the table came on the screen
+        self.searched_frames = 0
+        self.header = b""  # the header's pixels before the search under way
+        self.legal: list[bool] | None = None  # the cards that may answer the computer's lead, in hand order
+        self.cursor_checks = 0
+        self.run = 0  # consecutive framed frames
+        self.pressed = False  # a press was made during this framed run
+        self.holds: list[tuple[int, bool]] = []  # (frames framed, a press skipped it)
+        dev.emu.watch([hook, hook + 1])
+        dev.emu.writes()
+
+    def __call__(self, picture: bytes) -> None:
+        for address, value, _ in self.dev.emu.writes():
+            self.pointer[address - self.hook] = value
+        searching = any(self.pointer)
+        header = bytes(lit(picture, x, y) for x in HEADER[0] for y in HEADER[1])
+        self.on_table = self.on_table + 1 if self.dev.screen == SCREEN["table"] else 0
+        if self.on_table > 1:  # the frame that switched to the table still shows the screen before
+            assert read(picture, 8, 104, 5) in ("S1 Pt", "S2 Pt"), "the panel's header is garbled"
+            if searching and self.searching:
+                assert header == self.header, "the header changed while the computer searched"
+                self.searched_frames += 1
+            if read(picture, 0) == "Your turn" and self.legal is not None:
+                up = raised(picture, len(self.legal))
+                assert up and all(self.legal[i] for i in up), "the cursor is on a card that may not be played"
+                self.cursor_checks += 1
+        if not searching:
+            self.header = header
+        self.searching = searching
+        if framed(picture):
+            self.run += 1
+        elif self.run:
+            self.holds.append((self.run, self.pressed))
+            self.run, self.pressed = 0, False
+
+
+def test_a_hand_against_master_on_the_buttons_reads_as_a_player_expects(firmware_hex, firmware_elf):
+    # the first level is Club: two presses on to Master
+    with button_game(firmware_hex, adc_seed=3, settings={"ai": 2}) as game:
         dev, emu = game.dev, game.dev.emu
         header = dev.log
-        checks = {"buffered": 0, "cursor": 0, "message": 0, "marked": 0}
+        watch = Watch(dev, hook_address(firmware_elf))
+        dev.observer = watch
+        checks = {"kept": 0, "message": 0, "marked": 0}
         while game.next < len(game.lines):
             line = game.lines[game.next]
             parts = line.split()
@@ -57,7 +117,6 @@ def test_a_hand_on_the_buttons_reads_as_a_player_expects(firmware_hex):
             order = game.aim(lead)
             # the cursor starts on a card that may be played, and only it is raised
             assert raised(emu.screen(), len(order)) == [game.selected], line
-            checks["cursor"] += 1
             legal = [lead is None or suit_of(c) == suit_of(lead) or
                      not any(suit_of(h) == suit_of(lead) for h in order) for c in order]
             if not checks["message"] and not all(legal):  # a wrong card: its message stays a second
@@ -79,31 +138,41 @@ def test_a_hand_on_the_buttons_reads_as_a_player_expects(firmware_hex):
             if got:
                 game.held.add(parse_card(got.group(1)))
             game.next += 1
+            nxt = game.lines[game.next] if game.next < len(game.lines) else ""
+            watch.legal = None
+            if nxt.startswith("trick ") and nxt.split()[2].startswith("1:"):  # the computer leads next
+                nlead = parse_card(nxt.split()[2][2:])
+                watch.legal = [suit_of(c) == suit_of(nlead) or not any(suit_of(h) == suit_of(nlead) for h in game.held)
+                               for c in game.order()]
             ends = parts[3].startswith("0:")  # our card finished the trick
-            if got and ends:  # the card we got is marked in the hand once it has left the stock
+            if ends and watch.legal is not None and not checks["kept"]:
+                # it won and searches its lead during the trick's pace: a press then is kept for our turn
+                for _ in range(200):
+                    dev.run(1)
+                    if watch.searching:
+                        break
+                assert watch.searching, "no search during the finished trick's pace"
+                watch.pressed = True
+                dev.tap("RIGHT")
+                dev.wait_turn()
+                dev.run(1)
+                order = game.order()
+                game.aim(nlead)
+                game.selected = (game.selected + 1) % len(order)
+                assert raised(emu.screen(), len(order)) == [game.selected], "the press made while it searched was lost"
+                dev.waiting = True  # the turn is still ours for the loop above
+                game.selected = (game.selected - 1) % len(order)  # the loop aims again: undo our move there
+                dev.tap("LEFT")
+                checks["kept"] += 1
+            elif got and ends:  # the card we got is marked in the hand once it has slid there
                 new = game.order().index(parse_card(got.group(1)))
                 n = len(game.order())
                 ink = []
-                for _ in range(100):
+                for _ in range(220):
                     dev.run(1)
                     ink.append(corner_ink(emu.screen(), new, n))
                 assert min(ink) < 0.4 < max(ink), (line, min(ink), max(ink))
                 checks["marked"] += 1
-            nxt = game.lines[game.next] if game.next < len(game.lines) else ""
-            if ends and not got and nxt.startswith("trick ") and nxt.split()[2].startswith("1:") and not checks["buffered"]:
-                # the computer leads next: a press now, while it plays, is kept for our turn
-                dev.tap("RIGHT")
-                dev.wait_turn()
-                order = game.order()
-                nlead = parse_card(nxt.split()[2][2:])
-                game.aim(nlead)
-                game.selected = (game.selected + 1) % len(order)
-                dev.run(1)
-                assert raised(emu.screen(), len(order)) == [game.selected], "the press made while it played was lost"
-                dev.waiting = True  # the turn is still ours for the loop above
-                game.selected = (game.selected - 1) % len(order)  # the loop aims again: undo our move there
-                dev.tap("LEFT")
-                checks["buffered"] += 1
             if game.next < len(game.lines):
                 assert not CARD.search(dev.read()), "a card went over USB before the hand was over"
         dev.wait_serial(r"score .*\n", regex=True)
@@ -115,3 +184,9 @@ def test_a_hand_on_the_buttons_reads_as_a_player_expects(firmware_hex):
         want = game.want[1:last + 1]  # with the "end" line when the hand ended the game
         assert hand == want  # the whole hand, hands and stock included, once it is over
         assert all(checks.values()), checks
+        unpressed = [n for n, pressed in watch.holds if not pressed]
+        assert len(unpressed) >= 20 and min(unpressed) >= HOLD, unpressed  # the last trick's is cut by the scoreboard
+        assert watch.searched_frames >= 20 and watch.cursor_checks >= 50, (watch.searched_frames, watch.cursor_checks)
+        print(f"{len(watch.holds)} tricks framed {min(unpressed)}-{max(unpressed)} frames without a press; "
+              f"{watch.searched_frames} frames of searches with the header unchanged; "
+              f"{watch.cursor_checks} frames of 'Your turn' with the cursor on a card that may be played")

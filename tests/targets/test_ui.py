@@ -18,7 +18,11 @@ import pytest
 from conftest import needs_firmware
 from generator.targets.emulator import frame_to_image
 from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
+from generator.engine.display import score_reason
+from generator.engine.rules import HIGH, LOW
 from generator.targets.buttons import SCREEN, SCREENS, SETTINGS, ButtonGame, Device, booted, button_game
+from generator.targets.screentext import read
+from generator.targets.thinktime import hook_address
 
 pytestmark = needs_firmware
 
@@ -85,7 +89,7 @@ def test_every_setting_changes_and_survives_a_power_cycle(firmware_hex):
         game = ButtonGame(dev, style="classic", clicks=2)
         game.start()
         ai = DEVICE_PLAYERS[(DEVICE_PLAYERS.index(FIRST_LEVEL) + 1) % len(DEVICE_PLAYERS)]
-        assert re.fullmatch(rf"game v1 seed=\d+ deck=28 scoring=every target=25 p0=human p1={ai}", game.want[0])
+        assert re.fullmatch(rf"game v1 seed=\d+ deck=28 scoring=every target=50 p0=human p1={ai}", game.want[0])
         assert game.device_lines()[0] == game.want[0]
         game.play_hand(tricks=3)
         assert dev.emu.eeprom[:16] == saved[:16]
@@ -133,17 +137,27 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
     """Small Whist to 10 at fast speed, then the stats and their reset; in both emulators."""
     backend = request.getfixturevalue("projectabe") if emulator == "projectabe" else None
     image = SYSTEM + b"\xff" * 1008
+    # the first target is 25, then 50, a single hand, 10
     with button_game(firmware_hex, eeprom=image, adc_seed=11, backend=backend,
-                     settings={"game": 1, "speed": 1}) as game:
+                     settings={"game": 1, "target": 3, "speed": 1}) as game:
         dev = game.dev
-        game.play_game()
+        scores = iter(x for x in game.want if x.startswith("score "))
+        modes = iter(x for x in game.want if x.startswith("trump "))
+        while True:  # each scoreboard says why, in the engine's words
+            game.play_hand()
+            dev.wait_screen("hand_end")
+            tricks = tuple(map(int, next(scores).split()[1][len("tricks="):].split(",")))
+            mode = LOW if next(modes).endswith("mode=low") else HIGH
+            assert read(dev.emu.screen(), 51) == score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
+            if game.finish_hand():
+                break
         assert dev.screen == SCREEN["game_over"]
         assert game.device_lines() == game.want
         assert dev.emu.eeprom[:16] == SYSTEM
         print(f"stack free after the game: {stack_free(dev)} B")
 
         won = int(game.want[-1].split()[1] == "winner=0")
-        dev.tap("A")
+        dev.tap("B")  # B: the menu (A: a rematch)
         dev.menu("stats")
         dev.wait_screen("stats")
         stats = dev.emu.eeprom
@@ -174,7 +188,7 @@ def test_a_new_game_over_a_saved_one_asks_first(firmware_hex):
 
 
 def test_a_game_continues_after_power_off(firmware_hex):
-    with button_game(firmware_hex, adc_seed=4, settings={"game": 1, "speed": 1}) as game:
+    with button_game(firmware_hex, adc_seed=4, settings={"game": 1, "target": 3, "speed": 1}) as game:  # to 10
         dev = game.dev
         game.play_hand()
         assert not game.finish_hand()  # now in hand 2, saved at the end of hand 1
@@ -196,6 +210,49 @@ def test_a_game_continues_after_power_off(firmware_hex):
         assert again.device_lines()[1:] == game.want[start:]
 
 
+def test_leaving_the_first_hand_loses_only_that_hand(firmware_hex):
+    """The game is saved before its first hand: "hand lost" is all that is lost, Continue deals it again."""
+    with booted(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=6) as dev:
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        game.play_hand(tricks=2)
+        dev.tap("UP")
+        dev.wait_screen("pause")
+        dev.tap("B", 2)
+        dev.wait_screen("menu")
+        dev.menu("continue", has_save=True)
+        dev.wait_screen("table")
+        again = ButtonGame(dev)  # the same game from its header, its first hand dealt again
+        again.start(hand=1)
+        again.play_hand()
+        assert not again.finish_hand()
+        assert again.device_lines()[1:] == game.want[1:len(again.device_lines())]
+
+
+def test_a_rematch_from_the_game_over_screen(firmware_hex):
+    """A at the end of a game: a new deal with the same settings (pack, scoring, target, level)."""
+    with booted(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=8) as dev:
+        dev.menu("settings")
+        dev.change_settings({"game": 1, "target": 2, "speed": 1})  # Small Whist, a single hand
+        dev.tap("B")
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        game.play_game()
+        assert dev.screen == SCREEN["game_over"]
+        assert read(dev.emu.screen(), 58) == "A: rematch  B: menu"
+        dev.read()
+        dev.log = ""
+        dev.tap("A")
+        dev.wait_screen("table")
+        dev.wait_serial("game ")
+        header = dev.read().splitlines()[0]
+        first = game.want[0].split()
+        again = header.split()
+        assert again[2] != first[2] and again[3:] == first[3:]  # a new seed, the same pack, scoring, target, players
+
+
 def test_a_deal_number_replays_that_deal(firmware_hex):
     with booted(firmware_hex) as dev:
         dev.menu("deal")
@@ -213,8 +270,8 @@ def test_a_deal_number_replays_that_deal(firmware_hex):
         assert dev.screen == SCREEN["pause"]
         dev.tap("B")
         dev.wait_screen("menu")
-        dev.menu("deal")  # offers the last deal again
-        dev.tap("A")
+        dev.menu("deal", has_save=True)  # offers the last deal again
+        dev.tap("A", 2)  # the game left in its first hand was saved: the first A warns
         dev.wait_serial("game v1 seed=42 ")
         assert dev.read().startswith("game v1 seed=42 ")
 
@@ -256,23 +313,33 @@ def test_rules_in_pages_and_credits_show(firmware_hex):
 
 
 @pytest.mark.parametrize("after", [2, 13], ids=["stage 1", "stage 2"])
-def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex, after):
+def test_the_screen_keeps_moving_while_the_computer_thinks(firmware_hex, firmware_elf, after):
     """Hard's stage-1 search plays out every candidate over its worlds (about 0.5 s a card on the
     52-card pack); seed 1's first stage-2 moves take it most of its work budget."""
     max_gap = 40 * 16_000  # cycles: a frame is due every 16 ms; the search looks after every rollout or 128 work units (about 3 ms)
+    hook = hook_address(firmware_elf)
     with booted(firmware_hex) as dev:
         dev.read()
         dev.emu.serial_write("play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0\n")
-        dev.wait_serial(f"trick {after} ", max_cycles=1_000_000_000)  # each trick paced: about 1.7 s
-        seen, pictures = dev.read(), set()
-        while f"trick {after + 1} " not in seen:
+        dev.wait_serial(f"trick {after} ", max_cycles=1_000_000_000)  # each trick paced: about 2.5 s
+        dev.emu.watch([hook, hook + 1])
+        dev.emu.writes()
+        pointer, before = [0, 0], dev.emu.screen()
+        seen, searched = dev.read(), []
+        while f"trick {after + 3} " not in seen:  # six decisions
             assert dev.emu.run_frames(1, max_cycles=max_gap) == 1, "no frame for 40 ms: the screen froze"
-            pictures.add(dev.emu.screen())
+            for address, value, _ in dev.emu.writes():
+                pointer[address - hook] = value
+            picture = dev.emu.screen()
+            if any(pointer):
+                searched.append(picture)
+                assert picture[128:] == before[128:], "the picture below the top line changed during a search"
+            else:
+                before = picture
             seen += dev.read()
-        assert len(pictures) >= 4  # "is thinking" and its moving dots
-        # Below the top line the OLED keeps the table while the search fills the rest of the
-        # frame buffer with its transposition table: a few pictures (cards played), never its noise.
-        assert len({p[128:] for p in pictures}) <= 12
+        # "is thinking" and its moving dots on the top line; below it the OLED keeps the table drawn
+        # before the search, while the search fills the rest of the frame buffer with its table
+        assert len(searched) >= 4 and len({p[:128] for p in searched}) >= 2
 
 
 # Buttons by screen, weighted toward what moves a game on so that a run finishes
@@ -366,10 +433,19 @@ def test_fuzz_100k_frames(firmware_hex, emulator, request):
 
 @pytest.mark.slow
 def test_a_classic_game_with_the_buttons_matches_the_engine(firmware_hex):
-    """The default settings (Classic 52, last 13, to 10) at normal speed."""
+    """The default settings (Classic 52, last 13, to 25) at normal speed."""
     with button_game(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=9) as game:
         dev = game.dev
-        game.play_game()
+        scores = iter(x for x in game.want if x.startswith("score "))
+        modes = iter(x for x in game.want if x.startswith("trump "))
+        while True:  # each scoreboard says why, in the engine's words
+            game.play_hand()
+            dev.wait_screen("hand_end")
+            tricks = tuple(map(int, next(scores).split()[1][len("tricks="):].split(",")))
+            mode = LOW if next(modes).endswith("mode=low") else HIGH
+            assert read(dev.emu.screen(), 51) == score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
+            if game.finish_hand():
+                break
         assert dev.screen == SCREEN["game_over"]
         assert game.device_lines() == game.want
         assert dev.emu.eeprom[:16] == SYSTEM

@@ -1,0 +1,46 @@
+"""Reading the text on an emulated screen, glyph by glyph, with the firmware's own font.
+
+Tests and the screenshot script ask what a line says (``read(picture, 0)`` is the table's top
+line) instead of comparing whole pictures: the font is ``assets/font.png`` as the generator packs
+it, a glyph is 3 lit columns of 6 rows on a 4-pixel advance, as ``gfx::text`` draws it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from ..codegen.sprites import SPECS, load
+from .emulator import HEIGHT, WIDTH
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+CHAR_W, CHAR_H = 4, 6
+
+
+@cache
+def _glyphs() -> dict[tuple[int, ...], str]:
+    """The columns of each character (bit r = row r lit) -> the character; blank is a space."""
+    font = load(next(s for s in SPECS if s.name == "font"), ASSETS / "font.png")
+    out: dict[tuple[int, ...], str] = {}
+    for i in range(font.frames):
+        cols = tuple(font.data[i * font.frame_bytes + c] & 0x3F for c in range(font.width))
+        out.setdefault(cols, chr(32 + i))
+    return out
+
+
+def lit(picture: bytes, x: int, y: int) -> bool:
+    """Pixel (x, y) of a 1,024-byte picture (8 pages of 128 columns, LSB on top); off the screen is dark."""
+    if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
+        return False
+    return bool(picture[(y // 8) * WIDTH + x] >> (y % 8) & 1)
+
+
+def _cell(picture: bytes, x: int, y: int, ink: bool) -> tuple[int, ...]:
+    return tuple(sum(1 << r for r in range(CHAR_H) if lit(picture, x + c, y + r) == ink) for c in range(CHAR_W - 1))
+
+
+def read(picture: bytes, y: int, x: int = 0, n: int = (WIDTH + 1) // CHAR_W, ink: bool = True) -> str:
+    """The ``n`` characters from (x, y) (an unknown cell is ``?``), trailing spaces dropped;
+    ``ink=False`` reads dark text on a lit bar (the screens' titles)."""
+    glyphs = _glyphs()
+    return "".join(glyphs.get(_cell(picture, x + i * CHAR_W, y, ink), "?") for i in range(n)).rstrip()
