@@ -54,6 +54,21 @@ void suitLarge(int8_t x, int8_t y, uint8_t suit, gfx::Color c) {
 
 bool human(const Game& g) { return g.who[0] == PLAYER_HUMAN; }
 
+// The opponent's moods, in the order of face.png's frames.
+enum Mood : uint8_t { NEUTRAL, BLINKING, THINKING, PLEASED, SULKING, TRIUMPHANT };
+
+void face(int8_t x, int8_t y, uint8_t mood) {
+  gfx::bitmap(x, y, sprites::face + mood * sprites::FACE_FRAME_BYTES, sprites::FACE_W, sprites::FACE_H);
+}
+
+// At the table: pleased or sulking while the trick it took or lost is on show, thinking on its turn,
+// else neutral, blinking for a tenth of a second every four.
+uint8_t tableMood(const Game& g, const View& v) {
+  if (v.trickT) return g.last.winner ? PLEASED : SULKING;
+  if (!v.handOver && turn(g) == 1) return THINKING;
+  return (hw::frameCount & 255) < 6 ? BLINKING : NEUTRAL;
+}
+
 // "You" / "Cpu" against a person; "P1" / "P2" when two computers play.
 uint8_t seatName(const Game& g, uint8_t seat) {
   static_assert(text::CPU == text::YOU + 1 && text::P2 == text::P1 + 1, "seat names in seat order");
@@ -94,7 +109,8 @@ void message(const Game& g, const View& v) {
 }
 
 // Whose turn, each side's tricks ("Tk": all of them, when every trick scores;
-// else "S1" / "S2": this stage's) and total points.
+// else "S1" / "S2": this stage's) and total points; the opponent's face in
+// its row, under the header.
 void panel(const Game& g, const View& v) {
   bool all = countsStage1(g);
   uint8_t stage = g.trickNo - (v.trickT != 0) >= handSize(g);  // 1 in stage 2, once stage 1's last trick is off
@@ -105,7 +121,11 @@ void panel(const Game& g, const View& v) {
     uint8_t seat = 1 - row;
     int8_t y = 14 + row * 7;
     if (!v.handOver && !v.trickT && turn(g) == seat) gfx::textId(PANEL_X - 5, y, text::GT);
-    gfx::textId(PANEL_X, y, seatName(g, seat));
+    if (seat) {
+      face(PANEL_X - 1, 8, tableMood(g, v));  // the opponent's face stands for its name
+    } else {
+      gfx::textId(PANEL_X, y, seatName(g, seat));
+    }
     uint8_t n = g.won[stage][seat];
     if (all) n = g.won[0][seat] + g.won[1][seat];
     gfx::number(TRICKS_X, y, n);
@@ -293,6 +313,9 @@ void drawHandEnd(const Game& g) {
     }
   }
   if (kind == REASON_SLAM) gfx::fillRect(0, 0, 128, 7, gfx::INVERT);  // the title a banner
+  // the opponent: triumphant on its slam or its game, pleased with its points, sulking over the player's
+  face(110, 9, g.points[1] ? (kind == REASON_SLAM || g.winner == 1 ? TRIUMPHANT : PLEASED)
+               : g.points[0] ? SULKING : NEUTRAL);
   if (g.winner == 0 || g.winner == 1) {  // the game's winner, beside the table
     gfx::bitmap(108, 22, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
     gfx::textId(110, 40, seatName(g, g.winner));
@@ -305,11 +328,15 @@ void drawGameOver(const Game& g) {
   gfx::textId(0, 0, g.winner < 0 ? text::A_DRAW : g.winner ? text::COMPUTER_WINS : text::YOU_WIN);
   gfx::hline(0, 7, 128);
   for (uint8_t seat = 0; seat < 2; seat++) {
-    uint8_t x = 16 + seat * 64;
+    uint8_t x = 8 + seat * 88;  // the columns apart, the opponent's face and words between them
     gfx::textId(x, 12, seatName(g, seat));
     gfx::number(x, 20, g.total[seat]);
     if (g.winner == seat) gfx::bitmap(x, 28, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
   }
+  static_assert(text::GOT_ME == text::BEAT_YOU + 1 && text::CLOSE_GAME == text::BEAT_YOU + 2, "quips in order");
+  uint8_t w = g.winner < 0 ? 2 : 1 - g.winner;  // 0: it won, 1: the player, 2: a draw
+  face(54, 12, w == 0 ? TRIUMPHANT : w == 1 ? SULKING : NEUTRAL);
+  gfx::textId(38, 28, text::BEAT_YOU + w);
   gfx::textId(0, 48, text::DEAL);
   gfx::number(20, 48, g.seed);
   gfx::textId(0, 58, text::REMATCH);

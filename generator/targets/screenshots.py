@@ -11,8 +11,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .buttons import ButtonGame, Device
+from PIL import Image
+
+from .buttons import SCREEN, ButtonGame, Device
 from .emulator import Backend, Emulator, EmulatorError, backend, frame_to_image, save_gif
+from .screentext import HAND_END_FACE, MOODS, TABLE_FACE, mood
 
 
 # The deals the pictures are taken from (found with the engine: Human against Master): in 2 the
@@ -70,7 +73,15 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
         save(emu.screen(), "rules")
         dev.tap("B")
 
-        # Classic 52 at the normal speed: the computer leads and thinks under the first trick's notice
+        # Classic 52 at the normal speed: the computer leads and thinks under the first trick's notice;
+        # the first frame of each of the opponent's moods at the table is kept
+        faces: dict[str, bytes] = {}
+
+        def watch(picture: bytes) -> None:
+            if dev.screen == SCREEN["table"]:
+                faces.setdefault(mood(picture, *TABLE_FACE) or "", picture)
+
+        dev.observer = watch
         enter_deal(dev, LEADS_FIRST)
         game = ButtonGame(dev)
         game.start()
@@ -93,6 +104,9 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
         save_gif(pictures, gif, frame_ms=16, scale=scale)
         saved.append(gif)
         save(emu.screen(), "table")
+        while not faces.keys() >= set(MOODS[:-1]) and game.next < len(game.lines) - 1:  # all but triumphant
+            game.play_hand(tricks=1)
+        dev.observer = None
         leave(dev)
 
         # Small Whist, a single hand, fast: Master takes every trick
@@ -107,6 +121,7 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
         game.play_hand()
         dev.wait_screen("hand_end")
         save(emu.screen(), "hand_end")
+        faces[mood(emu.screen(), *HAND_END_FACE) or ""] = emu.screen()
         game.finish_hand()
         dev.run(10)
         save(emu.screen(), "game_over")
@@ -115,6 +130,17 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
         save(emu.screen(), "stats")
         dev.tap("B")
         dev.wait_screen("menu")
+    # the opponent's moods side by side, each cut from the first real frame that showed it, four times larger
+    missing = [m for m in MOODS if m not in faces]
+    if missing:
+        raise EmulatorError(f"the opponent's face never showed {', '.join(missing)}")
+    strip = Image.new("1", (14 * len(MOODS), 14))
+    for i, name in enumerate(MOODS):
+        x, y = HAND_END_FACE if name == "triumphant" else TABLE_FACE
+        strip.paste(frame_to_image(faces[name]).crop((x - 1, y - 1, x + 13, y + 13)), (14 * i, 0))
+    path = out / "faces.png"
+    strip.resize((strip.width * 2 * scale, strip.height * 2 * scale), Image.NEAREST).save(path, format="PNG")
+    saved.append(path)
     return saved
 
 

@@ -1,8 +1,9 @@
-"""Reading the text on an emulated screen, glyph by glyph, with the firmware's own font.
+"""Reading the text on an emulated screen, glyph by glyph, with the firmware's own font, and the opponent's face.
 
 Tests and the screenshot script ask what a line says (``read(picture, 0)`` is the table's top
 line) instead of comparing whole pictures: the font is ``assets/font.png`` as the generator packs
-it, a glyph is 3 lit columns of 6 rows on a 4-pixel advance, as ``gfx::text`` draws it.
+it, a glyph is 3 lit columns of 6 rows on a 4-pixel advance, as ``gfx::text`` draws it. The same
+way ``mood(picture, *TABLE_FACE)`` names the face shown, by the frames of ``assets/face.png``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from .emulator import HEIGHT, WIDTH
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 CHAR_W, CHAR_H = 4, 6
+# face.png's frames in order (enum Mood in firmware/table.cpp), and where the screens draw the face
+MOODS = ("neutral", "blinking", "thinking", "pleased", "sulking", "triumphant")
+TABLE_FACE, HAND_END_FACE, GAME_OVER_FACE = (87, 8), (110, 9), (54, 12)
 
 
 @cache
@@ -44,3 +48,22 @@ def read(picture: bytes, y: int, x: int = 0, n: int = (WIDTH + 1) // CHAR_W, ink
     ``ink=False`` reads dark text on a lit bar (the screens' titles)."""
     glyphs = _glyphs()
     return "".join(glyphs.get(_cell(picture, x + i * CHAR_W, y, ink), "?") for i in range(n)).rstrip()
+
+
+@cache
+def _faces() -> dict[tuple[int, ...], str]:
+    """The columns of each face (bit r = row r lit) -> its mood."""
+    face = load(next(s for s in SPECS if s.name == "face"), ASSETS / "face.png")
+    pages = (face.height + 7) // 8
+    out = {}
+    for i, name in enumerate(MOODS):
+        frame = face.data[i * face.frame_bytes:(i + 1) * face.frame_bytes]
+        out[tuple(sum(frame[p * face.width + c] << (8 * p) for p in range(pages)) & ((1 << face.height) - 1)
+                  for c in range(face.width))] = name
+    return out
+
+
+def mood(picture: bytes, x: int, y: int) -> str | None:
+    """The opponent's mood as the face at (x, y) shows it, or None when no face is there."""
+    w, h = next(s for s in SPECS if s.name == "face").frame
+    return _faces().get(tuple(sum(1 << r for r in range(h) if lit(picture, x + c, y + r)) for c in range(w)))

@@ -17,7 +17,7 @@ from conftest import needs_firmware
 from generator.engine.cards import parse_card, suit_of
 from generator.targets.buttons import SCREEN, Device, button_game
 from generator.targets.emulator import frame_to_image
-from generator.targets.screentext import lit, read
+from generator.targets.screentext import TABLE_FACE, lit, mood, read
 from generator.targets.thinktime import hook_address
 
 pytestmark = needs_firmware
@@ -72,6 +72,7 @@ class Watch:
         self.run = 0  # consecutive framed frames
         self.pressed = False  # a press was made during this framed run
         self.holds: list[tuple[int, bool]] = []  # (frames framed, a press skipped it)
+        self.moods: set[str] = set()  # the opponent's faces seen at the table
         dev.emu.watch([hook, hook + 1])
         dev.emu.writes()
 
@@ -83,6 +84,13 @@ class Watch:
         self.on_table = self.on_table + 1 if self.dev.screen == SCREEN["table"] else 0
         if self.on_table > 1:  # the frame that switched to the table still shows the screen before
             assert read(picture, 8, 104, 5) in ("S1 Pt", "S2 Pt"), "the panel's header is garbled"
+            face = mood(picture, *TABLE_FACE)
+            assert face, "no face in the opponent's row"
+            self.moods.add(face)
+            if searching:  # it searches on its turn, or in the pace of a trick it took, so it will lead
+                assert face in ("thinking", "pleased"), face
+            if framed(picture):  # a trick on show: glad to have taken it, or not
+                assert face in ("pleased", "sulking"), face
             if searching and self.searching:
                 assert header == self.header, "the header changed while the computer searched"
                 self.searched_frames += 1
@@ -187,6 +195,8 @@ def test_a_hand_against_master_on_the_buttons_reads_as_a_player_expects(firmware
         unpressed = [n for n, pressed in watch.holds if not pressed]
         assert len(unpressed) >= 20 and min(unpressed) >= HOLD, unpressed  # the last trick's is cut by the scoreboard
         assert watch.searched_frames >= 20 and watch.cursor_checks >= 50, (watch.searched_frames, watch.cursor_checks)
+        assert watch.moods == {"neutral", "blinking", "thinking", "pleased", "sulking"}, watch.moods
         print(f"{len(watch.holds)} tricks framed {min(unpressed)}-{max(unpressed)} frames without a press; "
               f"{watch.searched_frames} frames of searches with the header unchanged; "
-              f"{watch.cursor_checks} frames of 'Your turn' with the cursor on a card that may be played")
+              f"{watch.cursor_checks} frames of 'Your turn' with the cursor on a card that may be played; "
+              f"the opponent's faces: {', '.join(sorted(watch.moods))}")

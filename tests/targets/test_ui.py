@@ -21,7 +21,7 @@ from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 from generator.engine.display import score_reason
 from generator.engine.rules import HIGH, LOW
 from generator.targets.buttons import SCREEN, SCREENS, SETTINGS, ButtonGame, Device, booted, button_game
-from generator.targets.screentext import read
+from generator.targets.screentext import GAME_OVER_FACE, HAND_END_FACE, mood, read
 from generator.targets.thinktime import hook_address
 
 pytestmark = needs_firmware
@@ -143,12 +143,15 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
         dev = game.dev
         scores = iter(x for x in game.want if x.startswith("score "))
         modes = iter(x for x in game.want if x.startswith("trump "))
-        while True:  # each scoreboard says why, in the engine's words
+        while True:  # each scoreboard says why, in the engine's words, and the opponent's face how it takes it
             game.play_hand()
             dev.wait_screen("hand_end")
-            tricks = tuple(map(int, next(scores).split()[1][len("tricks="):].split(",")))
+            score = next(scores)
+            tricks = tuple(map(int, score.split()[1][len("tricks="):].split(",")))
             mode = LOW if next(modes).endswith("mode=low") else HIGH
-            assert read(dev.emu.screen(), 51) == score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
+            reason = score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
+            assert read(dev.emu.screen(), 51) == reason
+            assert mood(dev.emu.screen(), *HAND_END_FACE) == scoreboard_mood(game.want, score, reason), score
             if game.finish_hand():
                 break
         assert dev.screen == SCREEN["game_over"]
@@ -230,6 +233,16 @@ def test_leaving_the_first_hand_loses_only_that_hand(firmware_hex):
         assert again.device_lines()[1:] == game.want[1:len(again.device_lines())]
 
 
+def scoreboard_mood(lines: list[str], score: str, reason: str) -> str:
+    """The opponent's face on the scoreboard after the trace's ``score`` line: triumphant on its slam or on
+    the hand that wins it the game, pleased with its points, sulking over the player's, else neutral."""
+    points = tuple(map(int, score.split()[2][len("points="):].split(",")))
+    wins_game = lines[lines.index(score) + 1:][:1] == [f"end winner=1 {score.split()[3]}"]
+    if points[1]:
+        return "triumphant" if reason.startswith("SLAM") or wins_game else "pleased"
+    return "sulking" if points[0] else "neutral"
+
+
 def test_a_rematch_from_the_game_over_screen(firmware_hex):
     """A at the end of a game: a new deal with the same settings (pack, scoring, target, level)."""
     with booted(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=8) as dev:
@@ -242,6 +255,10 @@ def test_a_rematch_from_the_game_over_screen(firmware_hex):
         game.play_game()
         assert dev.screen == SCREEN["game_over"]
         assert read(dev.emu.screen(), 58) == "A: rematch  B: menu"
+        picture = dev.emu.screen()  # the opponent's face and words between the columns
+        assert (mood(picture, *GAME_OVER_FACE), read(picture, 28, 38, 11)) == {
+            "The computer wins": ("triumphant", "I beat you!"), "You win the game!": ("sulking", "You got me!"),
+            "A draw!": ("neutral", "Close game!")}[read(picture, 0)]
         dev.read()
         dev.log = ""
         dev.tap("A")
@@ -438,12 +455,15 @@ def test_a_classic_game_with_the_buttons_matches_the_engine(firmware_hex):
         dev = game.dev
         scores = iter(x for x in game.want if x.startswith("score "))
         modes = iter(x for x in game.want if x.startswith("trump "))
-        while True:  # each scoreboard says why, in the engine's words
+        while True:  # each scoreboard says why, in the engine's words, and the opponent's face how it takes it
             game.play_hand()
             dev.wait_screen("hand_end")
-            tricks = tuple(map(int, next(scores).split()[1][len("tricks="):].split(",")))
+            score = next(scores)
+            tricks = tuple(map(int, score.split()[1][len("tricks="):].split(",")))
             mode = LOW if next(modes).endswith("mode=low") else HIGH
-            assert read(dev.emu.screen(), 51) == score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
+            reason = score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
+            assert read(dev.emu.screen(), 51) == reason
+            assert mood(dev.emu.screen(), *HAND_END_FACE) == scoreboard_mood(game.want, score, reason), score
             if game.finish_hand():
                 break
         assert dev.screen == SCREEN["game_over"]
