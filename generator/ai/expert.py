@@ -17,7 +17,7 @@ Randomness comes from the game's shared AI stream, so a game replays exactly.
 
 from __future__ import annotations
 
-from ..engine.cards import cards_of, suit_mask
+from ..engine.cards import cards_of
 from ..engine.prng import Rng, shuffle
 from ..engine.rules import HIGH, hand_points
 from ..engine.state import HandState, Observation

@@ -3,7 +3,7 @@
 import pytest
 
 from generator.engine.cards import DECKS
-from generator.engine.display import HELP_WIDTH, REASONS, score_reason
+from generator.engine.display import HELP_WIDTH, score_reason
 from generator.engine.rules import HIGH, LOW, SCORINGS
 
 

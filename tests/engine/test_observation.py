@@ -1,6 +1,6 @@
 """Observations: what a seat may know, kept apart from the full state."""
 
-from generator.engine.cards import DECKS, cards_of
+from generator.engine.cards import DECKS
 from generator.ai.players import GreedyPlayer, RandomPlayer
 from generator.engine.prng import Rng
 from generator.engine.rules import SCORINGS, deal

@@ -2,7 +2,7 @@
 
 import pytest
 
-from generator.engine.cards import DECKS, parse_card as C, mask_of
+from generator.engine.cards import DECKS, parse_card as C
 from generator.engine.rules import (
     HIGH, LOW, SCORINGS, Deal, Variant, game_winner, hand_points, mode_of, trick_winner,
 )

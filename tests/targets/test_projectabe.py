@@ -105,7 +105,7 @@ def run_probe(hex_path: Path, chosen: Backend | None) -> tuple[dict[str, int], d
     return {k: int(v) for k, v in values.items()}, markers, pending
 
 
-def test_the_documented_emulator_differences(build, projectabe):
+def test_the_documented_emulator_differences(build, projectabe):  # noqa: F811 (the fixture imported above)
     """Every row of docs/emulator.md's table "Where the two emulators differ", measured in both."""
     hex_path = build("probe")
     avr, avr_m, avr_pending = run_probe(hex_path, None)
