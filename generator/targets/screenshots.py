@@ -3,7 +3,8 @@
 ``python -m generator.targets.screenshots HEX OUT_DIR`` walks the menus with
 the buttons, plays as a person would (:mod:`.buttons`) and saves each screen
 as a PNG: each step of a stage-1 trick at the normal speed (and the whole
-trick as a GIF), the computer thinking, a slam's scoreboard.
+trick as a GIF), the computer thinking, a slam's scoreboard, and the
+opponent's six moods cut from the frames that showed them.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ def leave(dev: Device) -> None:
 
 def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
     """Save the menus, each step of a stage-1 trick at the normal speed (and the whole trick as a GIF),
-    the computer thinking on its first decision, the scoreboard with a slam and the game's end, as PNGs.
+    the computer thinking on its first decision, the scoreboard with a slam and the game's end, as PNGs,
+    and ``faces.png``: each of the opponent's moods from the first frame that showed it.
 
     ``emulator`` picks the back-end (default avr8js; ProjectABE's pictures are its canvas).
     """
