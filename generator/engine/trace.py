@@ -51,16 +51,28 @@ def hand_header(d: Deal, trump: int, mode: int) -> list[str]:
     ]
 
 
-NUMBERS = tuple(str(n) for n in range(27))  # seats and trick numbers: a lookup is cheaper than formatting an int
+def _trick_templates(number: int) -> tuple[tuple[str, str], ...]:
+    """Trick ``number``'s line for each (leader, winner) as a %-template of its cards: [2 * leader + winner]
+    is (stage 2: lead, follow; stage 1: lead, follow, take, draw). Made from the templates above once."""
+    out = []
+    for leader in (0, 1):
+        for winner in (0, 1):
+            line = TRICK_LINE.replace("%", "%%").format(number=number, leader=leader, lead="%s",
+                                                       follower=1 - leader, follow="%s", winner=winner)
+            draws = DRAWS_PART.replace("%", "%%").format(winner=winner, take="%s", loser=1 - winner, draw="%s")
+            out.append((line, line + draws))
+    return tuple(out)
+
+
+TRICK_TEMPLATES = tuple(_trick_templates(n) for n in range(27))  # [number][2 * leader + winner]: no int formatted a trick
 
 
 def trick_line(t: Trick) -> str:
     number, leader, lead, follow, winner, take, draw = t
-    line = TRICK_LINE.format(number=NUMBERS[number], leader=NUMBERS[leader], lead=NAMES[lead],
-                             follower=NUMBERS[1 - leader], follow=NAMES[follow], winner=NUMBERS[winner])
+    stage2, stage1 = TRICK_TEMPLATES[number][2 * leader + winner]
     if take >= 0:
-        line += DRAWS_PART.format(winner=NUMBERS[winner], take=NAMES[take], loser=NUMBERS[1 - winner], draw=NAMES[draw])
-    return line
+        return stage1 % (NAMES[lead], NAMES[follow], NAMES[take], NAMES[draw])
+    return stage2 % (NAMES[lead], NAMES[follow])
 
 
 def score_line(tricks: tuple[int, int], points: tuple[int, int], totals: tuple[int, int]) -> str:
