@@ -48,9 +48,14 @@ class Rng:
         if not 1 <= n <= 256:
             raise ValueError("uniform() takes 1 <= n <= 256")
         limit = 256 - 256 % n
-        while True:
-            r = self.next() >> 24
+        x = self.state
+        while True:  # next() inline: a draw at every shuffle step and every random decision
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            r = x >> 24
             if r < limit:
+                self.state = x
                 return r % n
 
 
@@ -67,7 +72,8 @@ def ai_rng(seed: int) -> Rng:
 def shuffle(items: list[int], rng: Rng) -> list[int]:
     """Fisher-Yates from the top: for i = n-1 .. 1 swap items[i] with items[uniform(i+1)]."""
     out = list(items)
+    uniform = rng.uniform
     for i in range(len(out) - 1, 0, -1):
-        j = rng.uniform(i + 1)
+        j = uniform(i + 1)
         out[i], out[j] = out[j], out[i]
     return out
