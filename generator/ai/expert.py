@@ -111,6 +111,7 @@ def world_state(obs: Observation, theirs: int, stock: list[int]) -> HandState:
     st.taken[me] = sum(1 << t.take for t in obs.history if t.take >= 0 and t.winner == me) & ~obs.played
     st.drawn = [0, 0]
     st.won = [list(obs.tricks[0]), list(obs.tricks[1])]
+    st.tricks = obs.tricks
     st.history = []
     st.seen = [(), ()]
     return st

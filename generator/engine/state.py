@@ -79,7 +79,7 @@ class HandState:
 
     __slots__ = (
         "deck", "scoring", "deal", "trump", "mode", "hands", "stock", "pos",
-        "leader", "lead", "played", "taken", "drawn", "won", "history", "seen",
+        "leader", "lead", "played", "taken", "drawn", "won", "tricks", "history", "seen",
     )
 
     def __init__(self, deck: Deck, scoring: Scoring, deal: Deal) -> None:
@@ -97,6 +97,7 @@ class HandState:
         self.taken = [0, 0]  # face-up cards each player took
         self.drawn = [0, 0]
         self.won = [[0, 0], [0, 0]]  # [stage-1][player]
+        self.tricks = ((0, 0), (0, 0))  # ``won`` as tuples, made once a trick for the observations between
         self.history: list[Trick] = []
         # each seat's view of ``history`` (the opponent's draws hidden), one new tuple per trick,
         # so an observation takes it as it is instead of rebuilding it at every decision
@@ -132,7 +133,6 @@ class HandState:
     def observation(self, player: int) -> Observation:
         """What ``player`` may know now; constant work, whatever the trick."""
         stock, pos, played = self.stock, self.pos, self.played
-        won = self.won
         return new_tuple(Observation, (  # Observation(...) without a Python-level call, in the field order
             player,
             self.deck,
@@ -146,7 +146,7 @@ class HandState:
             played,
             self.taken[1 - player] & ~played,  # opp_taken
             self.drawn[player],
-            ((won[0][0], won[0][1]), (won[1][0], won[1][1])),  # tricks
+            self.tricks,
             len(self.history) + 1,  # trick_number
             self.scoring,
             self.seen[player],  # history
@@ -156,16 +156,20 @@ class HandState:
     def apply(self, c: int) -> Trick | None:
         """Play card ``c`` for the player to move; returns the trick when it completes."""
         bit = 1 << c
-        if not self.legal_mask() & bit:
-            raise ValueError(f"illegal play {c} by player {self.turn}")
-        lead, leader = self.lead, self.leader
-        self.played |= bit
+        lead, leader, hands = self.lead, self.leader, self.hands
         if lead < 0:
-            self.hands[leader] ^= bit
+            if not hands[leader] & bit:
+                raise ValueError(f"illegal play {c} by player {leader}")
+            hands[leader] ^= bit
+            self.played |= bit
             self.lead = c
             return None
-        hands, p = self.hands, 1 - leader
-        hands[p] ^= bit
+        p = 1 - leader
+        hand = hands[p]
+        if not (hand & SUIT_MASKS[lead // RANKS_PER_SUIT] or hand) & bit:  # legal_mask() inline: every card played
+            raise ValueError(f"illegal play {c} by player {p}")
+        hands[p] = hand ^ bit
+        self.played |= bit
         winner = leader if trick_winner(lead, c, self.trump) == 0 else p
         loser = 1 - winner
         number = len(self.history) + 1
@@ -177,12 +181,16 @@ class HandState:
             hands[loser] |= 1 << draw
             self.taken[winner] |= 1 << take
             self.drawn[loser] |= 1 << draw
-            self.won[0][winner] += 1
+            won = self.won[0]
+            won[winner] += 1
+            self.tricks = ((won[0], won[1]), self.tricks[1])
             trick = new_tuple(Trick, (number, leader, lead, c, winner, take, draw))
             seen[winner] += (new_tuple(Trick, (number, leader, lead, c, winner, take, -1)),)  # the loser's draw hidden
             seen[loser] += (trick,)
         else:
-            self.won[1][winner] += 1
+            won = self.won[1]
+            won[winner] += 1
+            self.tricks = (self.tricks[0], (won[0], won[1]))
             trick = new_tuple(Trick, (number, leader, lead, c, winner, -1, -1))
             seen[0] += (trick,)
             seen[1] += (trick,)
