@@ -72,8 +72,9 @@ def cards_of(mask: int) -> Iterator[int]:
 
 def nth_card(mask: int, n: int) -> int:
     """The ``n``-th lowest card (0-based) of a bitmask."""
-    for _ in range(n):
+    while n > 0:  # no range object: a random player's every decision
         mask &= mask - 1
+        n -= 1
     return (mask & -mask).bit_length() - 1
 
 

@@ -70,10 +70,25 @@ def ai_rng(seed: int) -> Rng:
 
 
 def shuffle(items: list[int], rng: Rng) -> list[int]:
-    """Fisher-Yates from the top: for i = n-1 .. 1 swap items[i] with items[uniform(i+1)]."""
+    """Fisher-Yates from the top: for i = n-1 .. 1 swap items[i] with items[uniform(i+1)].
+
+    ``uniform`` inline, xorshift step and all: the deal of every hand draws 51 times.
+    """
     out = list(items)
-    uniform = rng.uniform
+    if len(out) > 256:
+        raise ValueError("shuffle() takes at most 256 items")
+    x = rng.state
     for i in range(len(out) - 1, 0, -1):
-        j = uniform(i + 1)
+        n = i + 1
+        limit = 256 - 256 % n
+        while True:
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            r = x >> 24
+            if r < limit:
+                break
+        j = r % n
         out[i], out[j] = out[j], out[i]
+    rng.state = x
     return out

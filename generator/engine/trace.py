@@ -32,8 +32,11 @@ SCORE_LINE = "score tricks={tricks0},{tricks1} points={points0},{points1} total=
 END_LINE = "end winner={winner} total={total0},{total1}"
 
 
+SPACED_NAMES = tuple(" " + name for name in NAMES)  # a hand's cards each after a space, without joining two strings a card
+
+
 def cards_text(cards: Iterable[int]) -> str:
-    return "".join([" " + NAMES[c] for c in cards])
+    return "".join([SPACED_NAMES[c] for c in cards])
 
 
 def game_header(seed: int, variant: Variant, names: Sequence[str]) -> str:
@@ -41,13 +44,17 @@ def game_header(seed: int, variant: Variant, names: Sequence[str]) -> str:
                        target=variant.target, p0=names[0], p1=names[1])
 
 
+SEAT_HEADS = tuple(CARDS_LINE.format(seat=seat) for seat in (0, 1))  # the hands' lines before their cards
+TRUMP_LINES = tuple(tuple(TRUMP_LINE.format(trump=suit, mode=mode) for mode in MODE_NAMES) for suit in SUITS)  # [trump][mode]
+
+
 def hand_header(d: Deal, trump: int, mode: int) -> list[str]:
     return [
         HAND_LINE.format(hand=d.hand, dealer=d.dealer),
-        CARDS_LINE.format(seat=0) + cards_text(d.hands[0]),
-        CARDS_LINE.format(seat=1) + cards_text(d.hands[1]),
+        SEAT_HEADS[0] + cards_text(d.hands[0]),
+        SEAT_HEADS[1] + cards_text(d.hands[1]),
         STOCK_LINE + cards_text(d.stock),
-        TRUMP_LINE.format(trump=SUITS[trump], mode=MODE_NAMES[mode]),
+        TRUMP_LINES[trump][mode],
     ]
 
 
