@@ -105,6 +105,7 @@ def world_state(obs: Observation, theirs: int, stock: list[int]) -> HandState:
     st.hands[me], st.hands[opp] = obs.hand, obs.opp_taken | theirs
     st.stock = [obs.upcard] + stock
     st.pos = 0
+    st.upcard = obs.upcard
     st.leader, st.lead, st.played = obs.leader, obs.lead, obs.played
     st.taken = [0, 0]
     st.taken[opp] = obs.opp_taken

@@ -40,6 +40,9 @@ def suit_mask(suit: int) -> int:
 SUIT_MASKS = tuple(suit_mask(s) for s in range(4))  # suit_mask() looked up, for the engine's every decision
 
 
+BITS = tuple(1 << c for c in range(4 * RANKS_PER_SUIT))  # each card's bit, looked up: the engine sets and clears them every play
+
+
 NAMES = tuple(r + s for s in SUITS for r in RANKS)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import RANKS_PER_SUIT, SUIT_MASKS, Deck, cards_of, mask_of
+from .cards import BITS, RANKS_PER_SUIT, SUIT_MASKS, Deck, cards_of, mask_of
 from .rules import HIGH, Deal, Scoring, mode_of, trick_winner
 
 
@@ -78,7 +78,7 @@ class HandState:
     """The full state of one hand, from the deal to the last trick."""
 
     __slots__ = (
-        "deck", "scoring", "deal", "trump", "mode", "hands", "stock", "pos",
+        "deck", "scoring", "deal", "trump", "mode", "hands", "stock", "pos", "upcard",
         "leader", "lead", "played", "taken", "drawn", "won", "tricks", "history", "seen",
     )
 
@@ -91,6 +91,7 @@ class HandState:
         self.hands = [mask_of(deal.hands[0]), mask_of(deal.hands[1])]
         self.stock = deal.stock
         self.pos = 0  # index of the face-up card in ``stock``
+        self.upcard = self.stock[0]  # ``stock[pos]``, -1 once the stock is gone: a trick's end sets it
         self.leader = 1 - deal.dealer  # the non-dealer leads
         self.lead = -1
         self.played = 0
@@ -132,15 +133,15 @@ class HandState:
 
     def observation(self, player: int) -> Observation:
         """What ``player`` may know now; constant work, whatever the trick."""
-        stock, pos, played = self.stock, self.pos, self.played
+        played = self.played
         return new_tuple(Observation, (  # Observation(...) without a Python-level call, in the field order
             player,
             self.deck,
             self.trump,
             self.mode,
             self.hands[player],
-            stock[pos] if pos < len(stock) else -1,  # upcard
-            len(stock) - pos,  # stock_left
+            self.upcard,
+            len(self.stock) - self.pos,  # stock_left
             self.leader,
             self.lead,
             played,
@@ -155,7 +156,7 @@ class HandState:
     # -- moves --------------------------------------------------------------
     def apply(self, c: int) -> Trick | None:
         """Play card ``c`` for the player to move; returns the trick when it completes."""
-        bit = 1 << c
+        bit = BITS[c]
         lead, leader, hands = self.lead, self.leader, self.hands
         if lead < 0:
             if not hands[leader] & bit:
@@ -171,16 +172,19 @@ class HandState:
         hands[p] = hand ^ bit
         self.played |= bit
         winner = leader if trick_winner(lead, c, self.trump) == 0 else p
-        loser = 1 - winner
-        number = len(self.history) + 1
-        pos, seen = self.pos, self.seen
-        if pos < len(self.stock):  # stage 1: the winner takes the face-up card, the loser draws the next
-            take, draw = self.stock[pos], self.stock[pos + 1]
-            self.pos = pos + 2
-            hands[winner] |= 1 << take
-            hands[loser] |= 1 << draw
-            self.taken[winner] |= 1 << take
-            self.drawn[loser] |= 1 << draw
+        history, seen = self.history, self.seen
+        number = len(history) + 1
+        take = self.upcard
+        if take >= 0:  # stage 1: the winner takes the face-up card, the loser draws the next
+            loser = 1 - winner
+            stock, pos = self.stock, self.pos + 2
+            draw = stock[pos - 1]
+            self.pos = pos
+            self.upcard = stock[pos] if pos < len(stock) else -1
+            hands[winner] |= BITS[take]
+            hands[loser] |= BITS[draw]
+            self.taken[winner] |= BITS[take]
+            self.drawn[loser] |= BITS[draw]
             won = self.won[0]
             won[winner] += 1
             self.tricks = ((won[0], won[1]), self.tricks[1])
@@ -194,7 +198,7 @@ class HandState:
             trick = new_tuple(Trick, (number, leader, lead, c, winner, -1, -1))
             seen[0] += (trick,)
             seen[1] += (trick,)
-        self.history.append(trick)
+        history.append(trick)
         self.leader = winner
         self.lead = -1
         return trick
