@@ -58,28 +58,39 @@ def hand_header(d: Deal, trump: int, mode: int) -> list[str]:
     ]
 
 
-def _trick_templates(number: int) -> tuple[tuple[str, str], ...]:
-    """Trick ``number``'s line for each (leader, winner) as a %-template of its cards: [2 * leader + winner]
-    is (stage 2: lead, follow; stage 1: lead, follow, take, draw). Made from the templates above once."""
+def _pieces(template: str, cards: tuple[str, ...], **fields: object) -> tuple[str, ...]:
+    """``template`` filled in but for its ``cards`` fields, cut where they go (in that order): the text around them."""
+    marks = [chr(1 + i) for i in range(len(cards))]  # control characters no template holds
+    text = template.format(**fields, **dict(zip(cards, marks)))
+    if [ch for ch in text if ch < " "] != marks:
+        raise ValueError(f"the fields {cards} of {template!r} must each come once, in that order")
+    return tuple(re.split("[\x01-\x1f]", text))
+
+
+def _trick_pieces(number: int) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """Trick ``number``'s line for each (leader, winner), [2 * leader + winner], cut around its cards: (stage 2:
+    around lead and follow; stage 1: around lead, follow, take and draw). Made from the templates above once."""
     out = []
     for leader in (0, 1):
         for winner in (0, 1):
-            line = TRICK_LINE.replace("%", "%%").format(number=number, leader=leader, lead="%s",
-                                                       follower=1 - leader, follow="%s", winner=winner)
-            draws = DRAWS_PART.replace("%", "%%").format(winner=winner, take="%s", loser=1 - winner, draw="%s")
-            out.append((line, line + draws))
+            line = _pieces(TRICK_LINE, ("lead", "follow"), number=number, leader=leader, follower=1 - leader,
+                           winner=winner)
+            draws = _pieces(DRAWS_PART, ("take", "draw"), winner=winner, loser=1 - winner)
+            out.append((line, line[:-1] + (line[-1] + draws[0],) + draws[1:]))
     return tuple(out)
 
 
-TRICK_TEMPLATES = tuple(_trick_templates(n) for n in range(27))  # [number][2 * leader + winner]: no int formatted a trick
+TRICK_PIECES = tuple(_trick_pieces(n) for n in range(27))  # [number][2 * leader + winner]: no int formatted a trick
 
 
 def trick_line(t: Trick) -> str:
     number, leader, lead, follow, winner, take, draw = t
-    stage2, stage1 = TRICK_TEMPLATES[number][2 * leader + winner]
+    stage2, stage1 = TRICK_PIECES[number][2 * leader + winner]
     if take >= 0:
-        return stage1 % (NAMES[lead], NAMES[follow], NAMES[take], NAMES[draw])
-    return stage2 % (NAMES[lead], NAMES[follow])
+        a, b, c, d, e = stage1
+        return "".join((a, NAMES[lead], b, NAMES[follow], c, NAMES[take], d, NAMES[draw], e))
+    a, b, c = stage2
+    return "".join((a, NAMES[lead], b, NAMES[follow], c))
 
 
 def score_line(tricks: tuple[int, int], points: tuple[int, int], totals: tuple[int, int]) -> str:
