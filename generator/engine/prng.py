@@ -69,6 +69,10 @@ def ai_rng(seed: int) -> Rng:
     return Rng(mix32((seed ^ AI_SALT) & M32))
 
 
+# (i, i + 1, limit) for i = 255 .. 1: a shuffle's steps from the top with uniform(i + 1)'s rejection limit
+SHUFFLE_STEPS = tuple((i, i + 1, 256 - 256 % (i + 1)) for i in range(255, 0, -1))
+
+
 def shuffle(items: list[int], rng: Rng) -> list[int]:
     """Fisher-Yates from the top: for i = n-1 .. 1 swap items[i] with items[uniform(i+1)].
 
@@ -78,9 +82,7 @@ def shuffle(items: list[int], rng: Rng) -> list[int]:
     if len(out) > 256:
         raise ValueError("shuffle() takes at most 256 items")
     x = rng.state
-    for i in range(len(out) - 1, 0, -1):
-        n = i + 1
-        limit = 256 - 256 % n
+    for i, n, limit in SHUFFLE_STEPS[256 - len(out):]:
         while True:
             x ^= (x << 13) & 0xFFFFFFFF
             x ^= x >> 17
