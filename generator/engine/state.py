@@ -79,7 +79,7 @@ class HandState:
 
     __slots__ = (
         "deck", "scoring", "deal", "trump", "mode", "hands", "stock", "pos", "upcard",
-        "leader", "lead", "played", "taken", "drawn", "won", "tricks", "history", "seen",
+        "stock_left", "trick_number", "leader", "lead", "played", "taken", "drawn", "won", "tricks", "history", "seen",
     )
 
     def __init__(self, deck: Deck, scoring: Scoring, deal: Deal) -> None:
@@ -91,7 +91,11 @@ class HandState:
         self.hands = [mask_of(deal.hands[0]), mask_of(deal.hands[1])]
         self.stock = deal.stock
         self.pos = 0  # index of the face-up card in ``stock``
-        self.upcard = self.stock[0]  # ``stock[pos]``, -1 once the stock is gone: a trick's end sets it
+        # ``stock[pos]`` (-1 once the stock is gone), ``len(stock) - pos`` and ``len(history) + 1``, kept by
+        # apply at a trick's end for the observations between
+        self.upcard = self.stock[0]
+        self.stock_left = len(self.stock)
+        self.trick_number = 1
         self.leader = 1 - deal.dealer  # the non-dealer leads
         self.lead = -1
         self.played = 0
@@ -108,14 +112,6 @@ class HandState:
     @property
     def turn(self) -> int:
         return self.leader if self.lead < 0 else 1 - self.leader
-
-    @property
-    def stock_left(self) -> int:
-        return len(self.stock) - self.pos
-
-    @property
-    def trick_number(self) -> int:
-        return len(self.history) + 1
 
     def is_over(self) -> bool:
         return len(self.history) == 2 * self.deck.hand_size
@@ -141,14 +137,14 @@ class HandState:
             self.mode,
             self.hands[player],
             self.upcard,
-            len(self.stock) - self.pos,  # stock_left
+            self.stock_left,
             self.leader,
             self.lead,
             played,
             self.taken[1 - player] & ~played,  # opp_taken
             self.drawn[player],
             self.tricks,
-            len(self.history) + 1,  # trick_number
+            self.trick_number,
             self.scoring,
             self.seen[player],  # history
         ))
@@ -172,8 +168,8 @@ class HandState:
         hands[p] = hand ^ bit
         self.played |= bit
         winner = leader if trick_winner(lead, c, self.trump) == 0 else p
-        history, seen = self.history, self.seen
-        number = len(history) + 1
+        seen, number = self.seen, self.trick_number
+        self.trick_number = number + 1
         take = self.upcard
         if take >= 0:  # stage 1: the winner takes the face-up card, the loser draws the next
             loser = 1 - winner
@@ -181,6 +177,7 @@ class HandState:
             draw = stock[pos - 1]
             self.pos = pos
             self.upcard = stock[pos] if pos < len(stock) else -1
+            self.stock_left -= 2
             hands[winner] |= BITS[take]
             hands[loser] |= BITS[draw]
             self.taken[winner] |= BITS[take]
@@ -198,7 +195,7 @@ class HandState:
             trick = new_tuple(Trick, (number, leader, lead, c, winner, -1, -1))
             seen[0] += (trick,)
             seen[1] += (trick,)
-        history.append(trick)
+        self.history.append(trick)
         self.leader = winner
         self.lead = -1
         return trick
