@@ -105,13 +105,17 @@ def world_state(obs: Observation, theirs: int, stock: list[int]) -> HandState:
     st.hands[me], st.hands[opp] = obs.hand, obs.opp_taken | theirs
     st.stock = [obs.upcard] + stock
     st.pos = 0
+    st.upcard = obs.upcard
+    st.stock_left = len(st.stock)
     st.leader, st.lead, st.played = obs.leader, obs.lead, obs.played
     st.taken = [0, 0]
     st.taken[opp] = obs.opp_taken
     st.taken[me] = sum(1 << t.take for t in obs.history if t.take >= 0 and t.winner == me) & ~obs.played
     st.drawn = [0, 0]
     st.won = [list(obs.tricks[0]), list(obs.tricks[1])]
+    st.tricks = obs.tricks
     st.history = []
+    st.trick_number = 1  # counted from this world's own (empty) history, as before
     st.seen = [(), ()]
     return st
 

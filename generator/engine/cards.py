@@ -40,6 +40,9 @@ def suit_mask(suit: int) -> int:
 SUIT_MASKS = tuple(suit_mask(s) for s in range(4))  # suit_mask() looked up, for the engine's every decision
 
 
+BITS = tuple(1 << c for c in range(4 * RANKS_PER_SUIT))  # each card's bit, looked up: the engine sets and clears them every play
+
+
 NAMES = tuple(r + s for s in SUITS for r in RANKS)
 
 
@@ -72,8 +75,9 @@ def cards_of(mask: int) -> Iterator[int]:
 
 def nth_card(mask: int, n: int) -> int:
     """The ``n``-th lowest card (0-based) of a bitmask."""
-    for _ in range(n):
+    while n > 0:  # no range object: a random player's every decision
         mask &= mask - 1
+        n -= 1
     return (mask & -mask).bit_length() - 1
 
 

@@ -44,8 +44,9 @@ def play_hand(variant: Variant, seed: int, number: int, choose: Chooser, emit: E
         emit(line)
     apply, trick_line = state.apply, trace.trick_line
     for _ in range(2 * variant.deck.hand_size):  # the tricks of both stages: a lead, then the follow that ends it
-        apply(choose(state, state.turn))
-        emit(trick_line(apply(choose(state, state.turn))))
+        leader = state.leader
+        apply(choose(state, leader))
+        emit(trick_line(apply(choose(state, 1 - leader))))
     return state
 
 

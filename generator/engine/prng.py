@@ -48,9 +48,14 @@ class Rng:
         if not 1 <= n <= 256:
             raise ValueError("uniform() takes 1 <= n <= 256")
         limit = 256 - 256 % n
-        while True:
-            r = self.next() >> 24
+        x = self.state
+        while True:  # next() inline: a draw at every shuffle step and every random decision
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            r = x >> 24
             if r < limit:
+                self.state = x
                 return r % n
 
 
@@ -64,10 +69,28 @@ def ai_rng(seed: int) -> Rng:
     return Rng(mix32((seed ^ AI_SALT) & M32))
 
 
+# (i, i + 1, limit) for i = 255 .. 1: a shuffle's steps from the top with uniform(i + 1)'s rejection limit
+SHUFFLE_STEPS = tuple((i, i + 1, 256 - 256 % (i + 1)) for i in range(255, 0, -1))
+
+
 def shuffle(items: list[int], rng: Rng) -> list[int]:
-    """Fisher-Yates from the top: for i = n-1 .. 1 swap items[i] with items[uniform(i+1)]."""
+    """Fisher-Yates from the top: for i = n-1 .. 1 swap items[i] with items[uniform(i+1)].
+
+    ``uniform`` inline, xorshift step and all: the deal of every hand draws 51 times.
+    """
     out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = rng.uniform(i + 1)
+    if len(out) > 256:
+        raise ValueError("shuffle() takes at most 256 items")
+    x = rng.state
+    for i, n, limit in SHUFFLE_STEPS[256 - len(out):]:
+        while True:
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            r = x >> 24
+            if r < limit:
+                break
+        j = r % n
         out[i], out[j] = out[j], out[i]
+    rng.state = x
     return out

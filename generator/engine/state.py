@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import RANKS_PER_SUIT, SUIT_MASKS, Deck, cards_of, mask_of
+from .cards import BITS, RANKS_PER_SUIT, SUIT_MASKS, Deck, cards_of, mask_of
 from .rules import HIGH, Deal, Scoring, mode_of, trick_winner
 
 
@@ -78,8 +78,8 @@ class HandState:
     """The full state of one hand, from the deal to the last trick."""
 
     __slots__ = (
-        "deck", "scoring", "deal", "trump", "mode", "hands", "stock", "pos",
-        "leader", "lead", "played", "taken", "drawn", "won", "history", "seen",
+        "deck", "scoring", "deal", "trump", "mode", "hands", "stock", "pos", "upcard",
+        "stock_left", "trick_number", "leader", "lead", "played", "taken", "drawn", "won", "tricks", "history", "seen",
     )
 
     def __init__(self, deck: Deck, scoring: Scoring, deal: Deal) -> None:
@@ -91,12 +91,18 @@ class HandState:
         self.hands = [mask_of(deal.hands[0]), mask_of(deal.hands[1])]
         self.stock = deal.stock
         self.pos = 0  # index of the face-up card in ``stock``
+        # ``stock[pos]`` (-1 once the stock is gone), ``len(stock) - pos`` and ``len(history) + 1``, kept by
+        # apply at a trick's end for the observations between
+        self.upcard = self.stock[0]
+        self.stock_left = len(self.stock)
+        self.trick_number = 1
         self.leader = 1 - deal.dealer  # the non-dealer leads
         self.lead = -1
         self.played = 0
         self.taken = [0, 0]  # face-up cards each player took
         self.drawn = [0, 0]
         self.won = [[0, 0], [0, 0]]  # [stage-1][player]
+        self.tricks = ((0, 0), (0, 0))  # ``won`` as tuples, made once a trick for the observations between
         self.history: list[Trick] = []
         # each seat's view of ``history`` (the opponent's draws hidden), one new tuple per trick,
         # so an observation takes it as it is instead of rebuilding it at every decision
@@ -106,14 +112,6 @@ class HandState:
     @property
     def turn(self) -> int:
         return self.leader if self.lead < 0 else 1 - self.leader
-
-    @property
-    def stock_left(self) -> int:
-        return len(self.stock) - self.pos
-
-    @property
-    def trick_number(self) -> int:
-        return len(self.history) + 1
 
     def is_over(self) -> bool:
         return len(self.history) == 2 * self.deck.hand_size
@@ -131,23 +129,22 @@ class HandState:
 
     def observation(self, player: int) -> Observation:
         """What ``player`` may know now; constant work, whatever the trick."""
-        stock, pos, played = self.stock, self.pos, self.played
-        won = self.won
+        played = self.played
         return new_tuple(Observation, (  # Observation(...) without a Python-level call, in the field order
             player,
             self.deck,
             self.trump,
             self.mode,
             self.hands[player],
-            stock[pos] if pos < len(stock) else -1,  # upcard
-            len(stock) - pos,  # stock_left
+            self.upcard,
+            self.stock_left,
             self.leader,
             self.lead,
             played,
             self.taken[1 - player] & ~played,  # opp_taken
             self.drawn[player],
-            ((won[0][0], won[0][1]), (won[1][0], won[1][1])),  # tricks
-            len(self.history) + 1,  # trick_number
+            self.tricks,
+            self.trick_number,
             self.scoring,
             self.seen[player],  # history
         ))
@@ -155,34 +152,46 @@ class HandState:
     # -- moves --------------------------------------------------------------
     def apply(self, c: int) -> Trick | None:
         """Play card ``c`` for the player to move; returns the trick when it completes."""
-        bit = 1 << c
-        if not self.legal_mask() & bit:
-            raise ValueError(f"illegal play {c} by player {self.turn}")
-        lead, leader = self.lead, self.leader
-        self.played |= bit
+        bit = BITS[c]
+        lead, leader, hands = self.lead, self.leader, self.hands
         if lead < 0:
-            self.hands[leader] ^= bit
+            if not hands[leader] & bit:
+                raise ValueError(f"illegal play {c} by player {leader}")
+            hands[leader] ^= bit
+            self.played |= bit
             self.lead = c
             return None
-        hands, p = self.hands, 1 - leader
-        hands[p] ^= bit
+        p = 1 - leader
+        hand = hands[p]
+        if not (hand & SUIT_MASKS[lead // RANKS_PER_SUIT] or hand) & bit:  # legal_mask() inline: every card played
+            raise ValueError(f"illegal play {c} by player {p}")
+        hands[p] = hand ^ bit
+        self.played |= bit
         winner = leader if trick_winner(lead, c, self.trump) == 0 else p
-        loser = 1 - winner
-        number = len(self.history) + 1
-        pos, seen = self.pos, self.seen
-        if pos < len(self.stock):  # stage 1: the winner takes the face-up card, the loser draws the next
-            take, draw = self.stock[pos], self.stock[pos + 1]
-            self.pos = pos + 2
-            hands[winner] |= 1 << take
-            hands[loser] |= 1 << draw
-            self.taken[winner] |= 1 << take
-            self.drawn[loser] |= 1 << draw
-            self.won[0][winner] += 1
+        seen, number = self.seen, self.trick_number
+        self.trick_number = number + 1
+        take = self.upcard
+        if take >= 0:  # stage 1: the winner takes the face-up card, the loser draws the next
+            loser = 1 - winner
+            stock, pos = self.stock, self.pos + 2
+            draw = stock[pos - 1]
+            self.pos = pos
+            self.upcard = stock[pos] if pos < len(stock) else -1
+            self.stock_left -= 2
+            hands[winner] |= BITS[take]
+            hands[loser] |= BITS[draw]
+            self.taken[winner] |= BITS[take]
+            self.drawn[loser] |= BITS[draw]
+            won = self.won[0]
+            won[winner] += 1
+            self.tricks = ((won[0], won[1]), self.tricks[1])
             trick = new_tuple(Trick, (number, leader, lead, c, winner, take, draw))
             seen[winner] += (new_tuple(Trick, (number, leader, lead, c, winner, take, -1)),)  # the loser's draw hidden
             seen[loser] += (trick,)
         else:
-            self.won[1][winner] += 1
+            won = self.won[1]
+            won[winner] += 1
+            self.tricks = (self.tricks[0], (won[0], won[1]))
             trick = new_tuple(Trick, (number, leader, lead, c, winner, -1, -1))
             seen[0] += (trick,)
             seen[1] += (trick,)

@@ -32,8 +32,11 @@ SCORE_LINE = "score tricks={tricks0},{tricks1} points={points0},{points1} total=
 END_LINE = "end winner={winner} total={total0},{total1}"
 
 
+SPACED_NAMES = tuple(" " + name for name in NAMES)  # a hand's cards each after a space, without joining two strings a card
+
+
 def cards_text(cards: Iterable[int]) -> str:
-    return "".join([" " + NAMES[c] for c in cards])
+    return "".join([SPACED_NAMES[c] for c in cards])
 
 
 def game_header(seed: int, variant: Variant, names: Sequence[str]) -> str:
@@ -41,26 +44,53 @@ def game_header(seed: int, variant: Variant, names: Sequence[str]) -> str:
                        target=variant.target, p0=names[0], p1=names[1])
 
 
+SEAT_HEADS = tuple(CARDS_LINE.format(seat=seat) for seat in (0, 1))  # the hands' lines before their cards
+TRUMP_LINES = tuple(tuple(TRUMP_LINE.format(trump=suit, mode=mode) for mode in MODE_NAMES) for suit in SUITS)  # [trump][mode]
+
+
 def hand_header(d: Deal, trump: int, mode: int) -> list[str]:
     return [
         HAND_LINE.format(hand=d.hand, dealer=d.dealer),
-        CARDS_LINE.format(seat=0) + cards_text(d.hands[0]),
-        CARDS_LINE.format(seat=1) + cards_text(d.hands[1]),
+        SEAT_HEADS[0] + cards_text(d.hands[0]),
+        SEAT_HEADS[1] + cards_text(d.hands[1]),
         STOCK_LINE + cards_text(d.stock),
-        TRUMP_LINE.format(trump=SUITS[trump], mode=MODE_NAMES[mode]),
+        TRUMP_LINES[trump][mode],
     ]
 
 
-NUMBERS = tuple(str(n) for n in range(27))  # seats and trick numbers: a lookup is cheaper than formatting an int
+def _pieces(template: str, cards: tuple[str, ...], **fields: object) -> tuple[str, ...]:
+    """``template`` filled in but for its ``cards`` fields, cut where they go (in that order): the text around them."""
+    marks = [chr(1 + i) for i in range(len(cards))]  # control characters no template holds
+    text = template.format(**fields, **dict(zip(cards, marks)))
+    if [ch for ch in text if ch < " "] != marks:
+        raise ValueError(f"the fields {cards} of {template!r} must each come once, in that order")
+    return tuple(re.split("[\x01-\x1f]", text))
+
+
+def _trick_pieces(number: int) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """Trick ``number``'s line for each (leader, winner), [2 * leader + winner], cut around its cards: (stage 2:
+    around lead and follow; stage 1: around lead, follow, take and draw). Made from the templates above once."""
+    out = []
+    for leader in (0, 1):
+        for winner in (0, 1):
+            line = _pieces(TRICK_LINE, ("lead", "follow"), number=number, leader=leader, follower=1 - leader,
+                           winner=winner)
+            draws = _pieces(DRAWS_PART, ("take", "draw"), winner=winner, loser=1 - winner)
+            out.append((line, line[:-1] + (line[-1] + draws[0],) + draws[1:]))
+    return tuple(out)
+
+
+TRICK_PIECES = tuple(_trick_pieces(n) for n in range(27))  # [number][2 * leader + winner]: no int formatted a trick
 
 
 def trick_line(t: Trick) -> str:
     number, leader, lead, follow, winner, take, draw = t
-    line = TRICK_LINE.format(number=NUMBERS[number], leader=NUMBERS[leader], lead=NAMES[lead],
-                             follower=NUMBERS[1 - leader], follow=NAMES[follow], winner=NUMBERS[winner])
+    stage2, stage1 = TRICK_PIECES[number][2 * leader + winner]
     if take >= 0:
-        line += DRAWS_PART.format(winner=NUMBERS[winner], take=NAMES[take], loser=NUMBERS[1 - winner], draw=NAMES[draw])
-    return line
+        a, b, c, d, e = stage1
+        return "".join((a, NAMES[lead], b, NAMES[follow], c, NAMES[take], d, NAMES[draw], e))
+    a, b, c = stage2
+    return "".join((a, NAMES[lead], b, NAMES[follow], c))
 
 
 def score_line(tricks: tuple[int, int], points: tuple[int, int], totals: tuple[int, int]) -> str:
