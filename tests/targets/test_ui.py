@@ -141,19 +141,7 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
     with button_game(firmware_hex, eeprom=image, adc_seed=11, backend=backend,
                      settings={"game": 1, "target": 3, "speed": 1}) as game:
         dev = game.dev
-        scores = iter(x for x in game.want if x.startswith("score "))
-        modes = iter(x for x in game.want if x.startswith("trump "))
-        while True:  # each scoreboard says why, in the engine's words, and the opponent's face how it takes it
-            game.play_hand()
-            dev.wait_screen("hand_end")
-            score = next(scores)
-            tricks = tuple(map(int, score.split()[1][len("tricks="):].split(",")))
-            mode = LOW if next(modes).endswith("mode=low") else HIGH
-            reason = score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
-            assert read(dev.emu.screen(), 51) == reason
-            assert mood(dev.emu.screen(), *HAND_END_FACE) == scoreboard_mood(game.want, score, reason), score
-            if game.finish_hand():
-                break
+        play_reading_scoreboards(game)
         assert dev.screen == SCREEN["game_over"]
         assert game.device_lines() == game.want
         assert dev.emu.eeprom[:16] == SYSTEM
@@ -241,6 +229,25 @@ def scoreboard_mood(lines: list[str], score: str, reason: str) -> str:
     if points[1]:
         return "triumphant" if reason.startswith("SLAM") or wins_game else "pleased"
     return "sulking" if points[0] else "neutral"
+
+
+def play_reading_scoreboards(game: ButtonGame) -> None:
+    """Play the game out on the buttons; each scoreboard must say why, in the engine's words, and the
+    opponent's face how it takes it."""
+    dev = game.dev
+    scores = iter(x for x in game.want if x.startswith("score "))
+    modes = iter(x for x in game.want if x.startswith("trump "))
+    while True:
+        game.play_hand()
+        dev.wait_screen("hand_end")
+        score = next(scores)
+        tricks = tuple(map(int, score.split()[1][len("tricks="):].split(",")))
+        mode = LOW if next(modes).endswith("mode=low") else HIGH
+        reason = score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
+        assert read(dev.emu.screen(), 51) == reason
+        assert mood(dev.emu.screen(), *HAND_END_FACE) == scoreboard_mood(game.want, score, reason), score
+        if game.finish_hand():
+            return
 
 
 def test_a_rematch_from_the_game_over_screen(firmware_hex):
@@ -453,19 +460,7 @@ def test_a_classic_game_with_the_buttons_matches_the_engine(firmware_hex):
     """The default settings (Classic 52, last 13, to 25) at normal speed."""
     with button_game(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=9) as game:
         dev = game.dev
-        scores = iter(x for x in game.want if x.startswith("score "))
-        modes = iter(x for x in game.want if x.startswith("trump "))
-        while True:  # each scoreboard says why, in the engine's words, and the opponent's face how it takes it
-            game.play_hand()
-            dev.wait_screen("hand_end")
-            score = next(scores)
-            tricks = tuple(map(int, score.split()[1][len("tricks="):].split(",")))
-            mode = LOW if next(modes).endswith("mode=low") else HIGH
-            reason = score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
-            assert read(dev.emu.screen(), 51) == reason
-            assert mood(dev.emu.screen(), *HAND_END_FACE) == scoreboard_mood(game.want, score, reason), score
-            if game.finish_hand():
-                break
+        play_reading_scoreboards(game)
         assert dev.screen == SCREEN["game_over"]
         assert game.device_lines() == game.want
         assert dev.emu.eeprom[:16] == SYSTEM
