@@ -1,15 +1,13 @@
 """The command line: happy paths and one clear line for every kind of bad input."""
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
 from generator.engine.rules import SCORINGS
+from typist import play_by_typing
 
 run = CliRunner().invoke
 
@@ -75,29 +73,6 @@ def test_play_in_the_terminal_with_bad_and_good_input():
     assert r.exit_code == 0
     assert "Not a card: 'XX'" in r.output and "You do not hold Q♥." in r.output
     assert "Your hand: 9♥   A♠ K♠ Q♠ J♠   9♦ 8♦" in r.output
-
-
-def play_by_typing(args: list[str]) -> str:
-    """A game of `whist play` answered like a player: the first card it may play, Enter between hands."""
-    proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "play", *args], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, encoding="utf-8", env={**os.environ, "PYTHONIOENCODING": "utf-8"})
-    out = prompt = ""
-    while ch := proc.stdout.read(1):
-        out += ch
-        prompt += ch
-        if prompt.endswith(("Your lead: ", "Your card: ")):
-            lines = out.splitlines()
-            hand = next(x for x in reversed(lines) if x.startswith("Your hand:")).split(":")[1].split()
-            follow = [x for x in lines[-3:] if x.startswith("You must follow suit:")]
-            proc.stdin.write((follow[0].split(":")[1].split() if follow else hand)[0] + "\n")
-        elif prompt.endswith("(q quits) "):
-            proc.stdin.write("\n")
-        else:
-            continue
-        proc.stdin.flush()
-        prompt = ""
-    assert proc.wait(20) == 0
-    return out
 
 
 def test_play_whole_games_by_typing_cards_as_shown():

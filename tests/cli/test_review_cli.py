@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
@@ -16,6 +13,7 @@ from generator.ai.players import HUMAN, seats
 from generator.cli import main
 from generator.engine.game import play_game
 from generator.engine.rules import Variant
+from typist import play_by_typing
 
 run = CliRunner().invoke
 
@@ -74,28 +72,7 @@ def test_a_computer_seat_is_reviewed_with_seat(game):
 
 def test_the_terminal_game_offers_the_review_after_a_hand():
     """whist play: r at the end of a hand prints its review, then Enter plays on."""
-    proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "play", "--seed", "5", "--target", "10", "--deck",
-                             "28", "--level", "club"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                            encoding="utf-8", env={**os.environ, "PYTHONIOENCODING": "utf-8"})
-    out = prompt = ""
-    asked = False
-    while ch := proc.stdout.read(1):
-        out += ch
-        prompt += ch
-        if prompt.endswith(("Your lead: ", "Your card: ")):
-            lines = out.splitlines()
-            hand = next(x for x in reversed(lines) if x.startswith("Your hand:")).split(":")[1].split()
-            follow = [x for x in lines[-3:] if x.startswith("You must follow suit:")]
-            answer = (follow[0].split(":")[1].split() if follow else hand)[0]
-        elif prompt.endswith("(q quits) "):
-            answer = "q" if asked else "r"
-            asked = True
-        else:
-            continue
-        proc.stdin.write(answer + "\n")
-        proc.stdin.flush()
-        prompt = ""
-    assert proc.wait(60) == 0
+    out = play_by_typing(["--seed", "5", "--target", "10", "--deck", "28", "--level", "club"], between=["r", "q"])
     review = out[out.index("Reviewing the hand..."):]
     assert "Hand 1, you against Club." in review and "Master with your cards:" in review
     assert max(len(line) for line in review.splitlines()) <= 80
