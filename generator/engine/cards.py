@@ -38,6 +38,7 @@ def suit_mask(suit: int) -> int:
 
 
 SUIT_MASKS = tuple(suit_mask(s) for s in range(4))  # suit_mask() looked up, for the engine's every decision
+SUIT_MASK_OF = tuple(SUIT_MASKS[suit_of(c)] for c in range(4 * RANKS_PER_SUIT))  # [card]: its whole suit, to follow it
 
 
 BITS = tuple(1 << c for c in range(4 * RANKS_PER_SUIT))  # each card's bit, looked up: the engine sets and clears them every play

@@ -74,6 +74,11 @@ def trick_winner(lead: int, follow: int, trump: int) -> int:
     return 1 if fs == trump else 0
 
 
+# trick_winner as masks, [trump][lead]: the follows that win the trick; looked up by the engine at every trick
+BEATERS = tuple(tuple(sum(1 << f for f in range(4 * RANKS_PER_SUIT) if trick_winner(lead, f, trump))
+                      for lead in range(4 * RANKS_PER_SUIT)) for trump in range(4))
+
+
 def dealer_of(seed: int, hand: int) -> int:
     """Hand 1 is dealt by player ``seed & 1``; the deal alternates after that."""
     return (seed + hand + 1) & 1
@@ -148,5 +153,5 @@ def game_winner(target: int, totals: tuple[int, int]) -> int | None:
 
 __all__ = [
     "HIGH", "LOW", "MODE_NAMES", "TARGETS", "FIRST_TARGET", "Scoring", "SCORINGS", "Variant", "Deal",
-    "deal", "dealer_of", "mode_of", "trick_winner", "hand_points", "game_winner", "RANKS_PER_SUIT",
+    "deal", "dealer_of", "mode_of", "trick_winner", "BEATERS", "hand_points", "game_winner", "RANKS_PER_SUIT",
 ]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import BITS, RANKS_PER_SUIT, SUIT_MASKS, Deck, cards_of, mask_of
-from .rules import HIGH, Deal, Scoring, mode_of, trick_winner
+from .cards import BITS, SUIT_MASK_OF, Deck, cards_of, mask_of
+from .rules import BEATERS, HIGH, Deal, Scoring, mode_of
 
 
 class Trick(NamedTuple):
@@ -26,15 +26,27 @@ class Trick(NamedTuple):
     draw: int = -1  # the hidden card the loser draws
 
 
-class Observation(NamedTuple):
+FIELDS = ("player", "deck", "trump", "mode", "hand", "upcard", "stock_left", "leader", "lead", "played",
+          "opp_taken", "drawn", "tricks", "trick_number", "scoring", "history")
+
+
+class Observation:
     """Everything seat ``player`` may know; nothing it may not.
 
     ``opp_taken`` is the face-up cards the opponent took and has not played
     yet; ``drawn`` the hidden cards this seat drew itself. A player with
     perfect memory can rebuild all of it from the trace of what it saw.
-    A named tuple: the engine makes one at every decision, and a tuple is
-    the cheapest object Python builds.
+
+    The engine hands one out at every decision, and most players (a random
+    one, a search that keeps its own state) read little of it, so
+    :meth:`HandState.observation` makes an :class:`Unread` one: its seat, its
+    state and ``played``, which grows at every play and so stamps the
+    decision. The first other field read copies them all, from the state if
+    it is still at that decision, else from the hand dealt again and
+    replayed to it. Either way an observation reads as its decision for good.
     """
+
+    __slots__ = FIELDS + ("_state",)
 
     player: int
     deck: Deck
@@ -50,8 +62,29 @@ class Observation(NamedTuple):
     drawn: int
     tricks: tuple[tuple[int, int], tuple[int, int]]  # [stage][player]
     trick_number: int  # 1-based number of the trick being played
-    scoring: Scoring | None = None  # the variant's scoring: both seats know what counts
-    history: tuple[Trick, ...] = ()  # the completed tricks as this seat saw them: the opponent's draws are -1
+    scoring: Scoring | None  # the variant's scoring: both seats know what counts
+    history: tuple[Trick, ...]  # the completed tricks as this seat saw them: the opponent's draws are -1
+
+    def __init__(self, player: int, deck: Deck, trump: int, mode: int, hand: int, upcard: int, stock_left: int,
+                 leader: int, lead: int, played: int, opp_taken: int, drawn: int,
+                 tricks: tuple[tuple[int, int], tuple[int, int]], trick_number: int, scoring: Scoring | None = None,
+                 history: tuple[Trick, ...] = ()) -> None:
+        self._state = None
+        for name, value in zip(FIELDS, (player, deck, trump, mode, hand, upcard, stock_left, leader, lead, played,
+                                        opp_taken, drawn, tricks, trick_number, scoring, history)):
+            setattr(self, name, value)
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Observation) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "Observation(" + ", ".join(f"{n}={v!r}" for n, v in zip(FIELDS, self._values())) + ")"
 
     @property
     def stage(self) -> int:
@@ -71,7 +104,33 @@ class Observation(NamedTuple):
         return self.deck.mask & ~self.hand & ~self.played
 
 
-new_tuple = tuple.__new__  # NamedTuple(...) without its Python-level __new__: for the objects made every decision
+class Unread(Observation):
+    """An observation no field of which has been read: what :meth:`HandState.observation` makes.
+
+    Each field but ``player`` and ``played`` is a property here; the first one
+    read fills the observation (:meth:`HandState.fill`), which becomes a plain
+    :class:`Observation` whose fields read as fast as any slot.
+    """
+
+    __slots__ = ()
+
+
+def _first_read(name: str) -> property:
+    slot = Observation.__dict__[name]
+
+    def read(self: Unread):
+        self._state.fill(self)
+        return slot.__get__(self)
+
+    return property(read)
+
+
+for _name in FIELDS:
+    if _name not in ("player", "played"):
+        setattr(Unread, _name, _first_read(_name))
+
+new_tuple = tuple.__new__  # NamedTuple(...) without its Python-level __new__: for the tricks made every play
+new_object = object.__new__  # Unread(...) without __init__: one at every decision
 
 
 class HandState:
@@ -104,8 +163,8 @@ class HandState:
         self.won = [[0, 0], [0, 0]]  # [stage-1][player]
         self.tricks = ((0, 0), (0, 0))  # ``won`` as tuples, made once a trick for the observations between
         self.history: list[Trick] = []
-        # each seat's view of ``history`` (the opponent's draws hidden), one new tuple per trick,
-        # so an observation takes it as it is instead of rebuilding it at every decision
+        # each seat's view of ``history`` (the draws it did not see hidden), brought up to date when an
+        # observation is read, so a player reading every decision adds each trick once
         self.seen: list[tuple[Trick, ...]] = [(), ()]
 
     # -- queries ------------------------------------------------------------
@@ -122,32 +181,60 @@ class HandState:
         if lead < 0:
             return self.hands[self.leader]
         hand = self.hands[1 - self.leader]
-        return hand & SUIT_MASKS[lead // RANKS_PER_SUIT] or hand
+        return hand & SUIT_MASK_OF[lead] or hand
 
     def legal_actions(self) -> list[int]:
         return list(cards_of(self.legal_mask()))
 
     def observation(self, player: int) -> Observation:
-        """What ``player`` may know now; constant work, whatever the trick."""
+        """What ``player`` may know now, its fields copied when first read (see :class:`Observation`)."""
+        o = new_object(Unread)
+        o.player = player
+        o.played = self.played
+        o._state = self
+        return o
+
+    def fill(self, o: Unread) -> None:
+        """Copy the fields of ``o``, an observation of this state, as they were at its decision."""
         played = self.played
-        return new_tuple(Observation, (  # Observation(...) without a Python-level call, in the field order
-            player,
-            self.deck,
-            self.trump,
-            self.mode,
-            self.hands[player],
-            self.upcard,
-            self.stock_left,
-            self.leader,
-            self.lead,
-            played,
-            self.taken[1 - player] & ~played,  # opp_taken
-            self.drawn[player],
-            self.tricks,
-            self.trick_number,
-            self.scoring,
-            self.seen[player],  # history
-        ))
+        if o.played != played:
+            self.replayed(o.played).fill(o)
+            return
+        o.__class__ = Observation
+        p = o.player
+        o.deck = self.deck
+        o.trump = self.trump
+        o.mode = self.mode
+        o.hand = self.hands[p]
+        o.upcard = self.upcard
+        o.stock_left = self.stock_left
+        o.leader = self.leader
+        o.lead = self.lead
+        o.opp_taken = self.taken[1 - p] & ~played
+        o.drawn = self.drawn[p]
+        o.tricks = self.tricks
+        o.trick_number = self.trick_number
+        o.scoring = self.scoring
+        seen, history = self.seen[p], self.history
+        if len(seen) < len(history):
+            for t in history[len(seen):]:  # the tricks since: a stage-1 trick's draw hidden from its winner
+                seen += (new_tuple(Trick, (*t[:6], -1)),) if t.winner == p and t.draw >= 0 else (t,)
+            self.seen[p] = seen
+        o.history = seen
+        o._state = None
+
+    def replayed(self, played: int) -> HandState:
+        """This hand dealt again and played to the decision where ``played`` had been played."""
+        if self.deal is None:
+            raise ValueError("a hand state built without a deal cannot be replayed: read its observations "
+                             "before it moves on")
+        st = HandState(self.deck, self.scoring, self.deal)
+        plays = [c for t in self.history for c in (t.lead, t.follow)] + [self.lead] * (self.lead >= 0)
+        for c in plays:
+            if st.played == played:
+                return st
+            st.apply(c)
+        raise ValueError("no decision of this hand had those cards played")
 
     # -- moves --------------------------------------------------------------
     def apply(self, c: int) -> Trick | None:
@@ -163,12 +250,12 @@ class HandState:
             return None
         p = 1 - leader
         hand = hands[p]
-        if not (hand & SUIT_MASKS[lead // RANKS_PER_SUIT] or hand) & bit:  # legal_mask() inline: every card played
+        if not (hand & SUIT_MASK_OF[lead] or hand) & bit:  # legal_mask() inline: every card played
             raise ValueError(f"illegal play {c} by player {p}")
         hands[p] = hand ^ bit
         self.played |= bit
-        winner = leader if trick_winner(lead, c, self.trump) == 0 else p
-        seen, number = self.seen, self.trick_number
+        winner = p if BEATERS[self.trump][lead] & bit else leader
+        number = self.trick_number
         self.trick_number = number + 1
         take = self.upcard
         if take >= 0:  # stage 1: the winner takes the face-up card, the loser draws the next
@@ -186,15 +273,11 @@ class HandState:
             won[winner] += 1
             self.tricks = ((won[0], won[1]), self.tricks[1])
             trick = new_tuple(Trick, (number, leader, lead, c, winner, take, draw))
-            seen[winner] += (new_tuple(Trick, (number, leader, lead, c, winner, take, -1)),)  # the loser's draw hidden
-            seen[loser] += (trick,)
         else:
             won = self.won[1]
             won[winner] += 1
             self.tricks = (self.tricks[0], (won[0], won[1]))
             trick = new_tuple(Trick, (number, leader, lead, c, winner, -1, -1))
-            seen[0] += (trick,)
-            seen[1] += (trick,)
         self.history.append(trick)
         self.leader = winner
         self.lead = -1

@@ -1,10 +1,12 @@
 """Observations: what a seat may know, kept apart from the full state."""
 
+import pytest
+
 from generator.engine.cards import DECKS
 from generator.ai.players import GreedyPlayer, RandomPlayer
 from generator.engine.prng import Rng
 from generator.engine.rules import SCORINGS, deal
-from generator.engine.state import HandState, Observation
+from generator.engine.state import HandState, Observation, Unread
 
 
 def play_to_stage_two(seed: int, deck=DECKS[52]) -> HandState:
@@ -110,19 +112,33 @@ def observation_by_definition(st: HandState, player: int) -> Observation:
 
 def test_observations_kept_as_the_hand_goes_equal_the_definition_at_every_decision():
     """Both seats, every decision of 400 random hands (both decks, every scoring); an observation
-    taken earlier still reads the same when the hand is over."""
+    taken earlier still reads the same when the hand is over, and one first read then (filled from
+    the hand replayed to its decision) reads as it would have then."""
     for seed in range(400):
         deck = DECKS[(52, 28)[seed % 2]]
         scoring = list(SCORINGS.values())[seed // 2 % len(SCORINGS)]
         st = HandState(deck, scoring, deal(seed, 1, deck))
         player = RandomPlayer(Rng(seed + 1))
-        kept = []
+        kept, unread = [], []
         while not st.is_over():
             for p in (0, 1):
                 want = observation_by_definition(st, p)
                 got = st.observation(p)
                 assert got == want, f"seed {seed}, trick {st.trick_number}, seat {p}"
                 kept.append((got, want))
+                unread.append((st.observation(p), want))
             st.apply(player.choose(st.observation(st.turn), st.legal_mask()))
         assert all(got == want for got, want in kept)
+        assert all(type(got) is Unread for got, _ in unread)
+        assert all(got == want for got, want in unread)
         assert any(t.draw >= 0 for t in st.history)  # the draws were there to hide
+
+
+def test_an_observation_of_a_state_without_a_deal_must_be_read_before_it_moves_on():
+    """A sampled world (generator.ai.expert.world_state) has no deal to replay: a late first read says so."""
+    st = HandState(DECKS[28], SCORINGS["last13"], deal(3, 1, DECKS[28]))
+    st.deal = None
+    early = st.observation(st.turn)
+    st.apply(st.legal_actions()[0])
+    with pytest.raises(ValueError, match="read its observations before it moves on"):
+        early.hand
