@@ -41,8 +41,8 @@ class Observation:
     one, a search that keeps its own state) read little of it, so
     :meth:`HandState.observation` makes an :class:`Unread` one: its seat, its
     state and ``played``, which grows at every play and so stamps the
-    decision. The first other field read copies them all, from the state if
-    it is still at that decision, else from the hand dealt again and
+    decision. The first read of any other field copies every field, from the
+    state if it is still at that decision, else from the hand dealt again and
     replayed to it. Either way an observation reads as its decision for good.
     """
 
