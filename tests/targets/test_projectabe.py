@@ -133,18 +133,30 @@ def test_the_documented_emulator_differences(build, projectabe):  # noqa: F811 (
 
 
 def test_a_program_that_stalls_projectabes_core_is_one_error_not_a_hang(tmp_path, projectabe, monkeypatch):
-    """A valid hex whose flash is all NOPs: ProjectABE's core spins inside one call and never answers
-    (avr8js runs it); the wait for an answer has a limit, and the command ends on one line."""
-    nops = tmp_path / "nops.hex"
-    nops.write_text(":020000000000FE\n:00000001FF\n")
-    with Emulator(nops) as emu:
+    """A valid hex on which ProjectABE's core spins inside one call and never answers (avr8js runs it); the
+    wait for an answer has a limit, and the command ends on one line.
+
+    The program is one instruction, `jmp 2` (0C 94 01 00): a jump to its own second word. ProjectABE's
+    Atcore compiles code into blocks (getBlock: one function whose `switch (this.pc)` has a case for each
+    instruction start) and maps every word a block covers to it (native[0] and native[1] here), the JMP's
+    operand word too. With pc = 1, exec's `while (tick < endTick)` loop finds native[1] and calls the
+    block, no case matches, and neither pc nor tick moves: the loop never ends (getBlock, which would
+    stop it at an unknown opcode or past the end of flash, is not called again). On the chip and in
+    avr8js word 1, 0x0001, is `movw r0, r2`, and the program runs on through the blank flash.
+
+    (A flash of NOPs is no such program: ProjectABE's core answers on it, with 65,535 cycles, after
+    compiling a one-NOP block for each word past the flash up to pc 65535; that takes about 1 s on an
+    idle machine and 2 s on a busy one, so it met the 2 s limit only on a busy one.)"""
+    stuck = tmp_path / "stuck.hex"
+    stuck.write_text(":040000000C9401005B\n:00000001FF\n")
+    with Emulator(stuck) as emu:
         assert emu.run_frames(1, max_cycles=100_000) == 0
     monkeypatch.setattr(emulator, "ANSWER_SECONDS", 2.0)
-    with Emulator(nops, backend=projectabe) as emu:
+    with Emulator(stuck, backend=projectabe) as emu:
         with pytest.raises(EmulatorError, match="projectabe emulator gave no answer to 'run_frames' in 2 s"):
             emu.run_frames(1, max_cycles=100_000)
-    r = CliRunner().invoke(cli, ["emulate", str(nops), "--frames", "0", "--ms", "5", *emulator_args(projectabe)])
-    assert r.exit_code == 1 and r.stderr == f"error: {nops}: the projectabe emulator gave no answer to 'run' in 2 s, " \
+    r = CliRunner().invoke(cli, ["emulate", str(stuck), "--frames", "0", "--ms", "5", *emulator_args(projectabe)])
+    assert r.exit_code == 1 and r.stderr == f"error: {stuck}: the projectabe emulator gave no answer to 'run' in 2 s, " \
         "stuck in the program (ProjectABE's core can spin for ever on code it cannot run); try it with " \
         "--emulator avr8js\n"
 
