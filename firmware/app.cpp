@@ -9,10 +9,12 @@
 #include <string.h>
 
 #include "buttons.h"
+#include "fx.h"
 #include "gfx.h"
 #include "hw.h"
 #include "prefs.h"
 #include "replies.h"
+#include "save.h"
 #include "screens.h"
 #include "sound.h"
 #include "sprites.h"
@@ -20,6 +22,9 @@
 #include "table.h"
 #include "text.h"
 #include "whist_core.h"
+#if WHIST_FX
+#include "fxdata.h"
+#endif
 
 namespace {
 
@@ -404,10 +409,35 @@ void announce() {
   sei();
 }
 
+#if WHIST_FX
+// The chip lacks this build's data (only the hex was uploaded, or another
+// game's data is where ours should be): the message from program flash, the
+// same on USB serial once a host opens the port, and USB kept up for the next
+// upload. Nothing is written anywhere.
+const char NO_DATA[] PROGMEM = "# whist error: no game data on the FX chip\n";
+void noData() {
+  const uint8_t* p = fxdata::MISSING;
+  uint8_t* row = hw::frame + 3 * hw::WIDTH;
+  for (uint8_t w; (w = pgm_read_byte(p++)); p += w, row += hw::WIDTH) memcpy_P(row + (hw::WIDTH - w) / 2, p, w);
+  hw::display();
+  for (bool told = false;;) {
+    if (!hw::nextFrame() || told || !(Serial.dtr() || Serial.rts())) continue;
+    told = true;
+    for (const char* s = NO_DATA; char c = pgm_read_byte(s); s++) hw::serialPut(c);
+  }
+}
+#endif
+
 }  // namespace
 
 void setup() {
   hw::begin();
+#if WHIST_FX
+  if (!fx::begin()) noData();
+  // Records are made in the search's table above the screen, unused outside a search.
+  static_assert(TABLE_ABOVE >= 256, "a save record fits above the screen");
+  save::begin(hw::frame + sizeof hw::frame);
+#endif
   prefs::begin();
   Serial.begin(9600);
   setSink(serialSink);

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "fx.h"
 #include "hw.h"
 #include "sprites.h"
 #include "text.h"
@@ -38,8 +39,10 @@ void plot8(int16_t x, int16_t page, uint8_t bits, Color c) {
 
 // bitmap() and sprite(): columns are clipped once, then each source page
 // lands on up to two screen pages (two when y is not a multiple of 8). The
-// shift is a multiply by 1 << shift, one MUL on the AVR.
-void blit(int8_t x, int8_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h, Color c) {
+// shift is a multiply by 1 << shift, one MUL on the AVR. In the FX edition a
+// page's bytes are one read of the chip, a masked sprite's image and mask
+// bytes alternating there.
+void blit(int8_t x, int8_t y, sprites::Bitmap bmp, sprites::Bitmap mask, uint8_t w, uint8_t h, Color c) {
   if (x + w <= 0 || y >= hw::HEIGHT || y + h <= 0) return;  // an int8_t x is left of 128
   uint8_t first = x < 0 ? -x : 0;
   uint8_t last = x + w > hw::WIDTH ? hw::WIDTH - x : w;
@@ -53,12 +56,23 @@ void blit(int8_t x, int8_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w
     uint8_t keep = (p == h / 8) ? (1 << (h & 7)) - 1 : 0xFF;  // rows past h
     uint16_t offset = p * w;
     uint8_t* d = hw::frame + page * hw::WIDTH + x;
+#if WHIST_FX
+    fx::seek(bmp + (offset + first) * (mask ? 2 : 1));
+#endif
     for (uint8_t i = first; i < last; i++) {
-      uint16_t v = (uint8_t)(pgm_read_byte(bmp + offset + i) & keep) * mul;
-      uint16_t m = mask ? (uint8_t)(pgm_read_byte(mask + offset + i) & keep) * mul : 0;
+#if WHIST_FX
+      uint8_t b = fx::read(), mb = mask ? fx::read() : 0;
+#else
+      uint8_t b = pgm_read_byte(bmp + offset + i), mb = mask ? pgm_read_byte(mask + offset + i) : 0;
+#endif
+      uint16_t v = (uint8_t)(b & keep) * mul;
+      uint16_t m = (uint8_t)(mb & keep) * mul;
       if (upper) op.apply(d[i], v, m);
       if (lower) op.apply(d[i + hw::WIDTH], v >> 8, m >> 8);
     }
+#if WHIST_FX
+    fx::end();
+#endif
   }
 }
 
@@ -77,14 +91,25 @@ int16_t textRun(int16_t x, int16_t y, const char* s, uint8_t id, Color c) {
   text::Reader r;
   if (!s) text::open(r, id);
   for (char ch; (ch = s ? *s++ : text::next(r)); x += CHAR_W) {
-    const uint8_t* g = sprites::font + sprites::glyph(ch) * sprites::FONT_FRAME_BYTES;
+    sprites::Bitmap g = sprites::font + sprites::glyph(ch) * sprites::FONT_FRAME_BYTES;
+#if WHIST_FX
+    fx::seek(g);
+#endif
     for (uint8_t col = 0; col < sprites::FONT_W; col++) {
+#if WHIST_FX
+      uint8_t b = fx::read();
+#else
+      uint8_t b = pgm_read_byte(g + col);
+#endif
       int16_t cx = x + col;
       if (cx < 0 || cx >= hw::WIDTH) continue;
-      uint16_t v = pgm_read_byte(g + col) * mul;
+      uint16_t v = b * mul;
       if (upper) op.apply(d[cx], v, 0);
       if (lower) op.apply(d[cx + hw::WIDTH], v >> 8, 0);
     }
+#if WHIST_FX
+    fx::end();
+#endif
   }
   return x;
 }
@@ -131,11 +156,11 @@ void rect(int8_t x, int8_t y, uint8_t w, uint8_t h, Color c) {
   vline(x + w - 1, y + 1, h - 2, c);
 }
 
-void bitmap(int8_t x, int8_t y, const uint8_t* bmp, uint8_t w, uint8_t h, Color c) {
-  blit(x, y, bmp, nullptr, w, h, c);
+void bitmap(int8_t x, int8_t y, sprites::Bitmap bmp, uint8_t w, uint8_t h, Color c) {
+  blit(x, y, bmp, sprites::Bitmap(), w, h, c);
 }
 
-void sprite(int8_t x, int8_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h) {
+void sprite(int8_t x, int8_t y, sprites::Bitmap bmp, sprites::Bitmap mask, uint8_t w, uint8_t h) {
   blit(x, y, bmp, mask, w, h, WHITE);
 }
 

@@ -4,13 +4,16 @@
 // what slides onto it need: a constant argument costs the caller half the
 // flash of a 16-bit one.
 //
-// Bitmaps are PROGMEM, in the layout of the generated sprites.h: ceil(h/8)
-// rows of w bytes, each byte 8 vertical pixels with the LSB on top. Text uses
+// Bitmaps are the generated sprites.h's (sprites::Bitmap: in program flash,
+// or on the chip in the FX edition): ceil(h/8) rows of w bytes, each byte 8
+// vertical pixels with the LSB on top. Text uses
 // the project font (sprites::font): 3x5 glyphs (row 5 for descenders) on a
 // 4-pixel advance, of the characters the firmware draws (sprites::glyph: the
 // screen's texts, digits, '/'; others past them shown as '?').
 #pragma once
 #include <stdint.h>
+
+#include "sprites.h"
 
 namespace gfx {
 
@@ -28,10 +31,10 @@ void hline(int8_t x, int8_t y, uint8_t w, Color c = WHITE);
 void vline(int8_t x, int8_t y, uint8_t h, Color c = WHITE);
 
 // Paints the bitmap's set bits in colour c; clear bits leave the screen as is.
-void bitmap(int8_t x, int8_t y, const uint8_t* bmp, uint8_t w, uint8_t h, Color c = WHITE);
+void bitmap(int8_t x, int8_t y, sprites::Bitmap bmp, uint8_t w, uint8_t h, Color c = WHITE);
 // Opaque sprite: where `mask` is set the screen takes the image's pixel,
 // elsewhere it is untouched (e.g. sprites::card_face with card_face_mask).
-void sprite(int8_t x, int8_t y, const uint8_t* bmp, const uint8_t* mask, uint8_t w, uint8_t h);
+void sprite(int8_t x, int8_t y, sprites::Bitmap bmp, sprites::Bitmap mask, uint8_t w, uint8_t h);
 
 // Text; each returns the x just after the last character.
 int16_t text(int16_t x, int16_t y, const char* s, Color c = WHITE);

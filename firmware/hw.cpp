@@ -6,6 +6,7 @@
 #include <util/delay.h>
 
 #include "buttons.h"
+#include "fx.h"
 #include "sound.h"
 
 namespace hw {
@@ -34,6 +35,9 @@ void bootPins() {
   DDRD |= _BV(6) | _BV(4) | _BV(7);
   PORTD &= ~_BV(6);
   DDRB |= _BV(0) | _BV(1) | _BV(2);
+#if WHIST_FX
+  fx::pins();  // the FX chip shares the bus: deselected before the OLED's first byte
+#endif
   // RGB LED PB6 PB7 PB5, active low: outputs, off.
   PORTB |= _BV(5) | _BV(6) | _BV(7);
   DDRB |= _BV(5) | _BV(6) | _BV(7);

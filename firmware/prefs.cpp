@@ -11,10 +11,24 @@ namespace {
 
 // Tags: bump one when its struct changes meaning without changing size.
 constexpr uint8_t TAG_SETTINGS = 'S', TAG_GAME = 'G', TAG_STATS = 'T';
-constexpr uint16_t SETTINGS_AT = save::FIRST;
+// The blocks, settings first, end where the save area does: in EEPROM its top
+// (EEPROM_SAVES; docs/firmware.md says why), away from the bytes after the
+// system's 16 where most Arduboy games keep theirs.
+constexpr uint16_t AREA =
+    save::size(sizeof(Settings)) + save::size(sizeof(Game)) + NUM_PLAYER_KINDS * save::size(sizeof(Stats));
+constexpr uint16_t SETTINGS_AT = save::END - AREA;
+#if !WHIST_FX
+static_assert(SETTINGS_AT == EEPROM_SAVES, "the saves no longer fill EEPROM from EEPROM_SAVES: set it to "
+              "1024 less their size in generator/codegen/core.py (the package declares it)");
+#endif
 constexpr uint16_t GAME_AT = SETTINGS_AT + save::size(sizeof(Settings));
 constexpr uint16_t STATS_AT = GAME_AT + save::size(sizeof(Game));
-static_assert(STATS_AT + NUM_PLAYER_KINDS * save::size(sizeof(Stats)) <= save::END, "EEPROM full");
+static_assert(SETTINGS_AT >= save::FIRST, "the saves do not fit");
+#if !WHIST_FX
+// Where versions before 0.2 kept the same blocks: EEPROM from 16.
+constexpr uint16_t OLD_AT = save::FIRST;
+static_assert(OLD_AT + AREA <= SETTINGS_AT, "the old place and the new do not overlap");
+#endif
 
 uint16_t statsAt(uint8_t level) { return STATS_AT + level * save::size(sizeof(Stats)); }
 
@@ -34,6 +48,11 @@ __attribute__((noinline)) uint8_t choices(uint8_t item) {  // smaller so (size r
 }
 
 void begin() {
+#if !WHIST_FX
+  // The saves of a version that kept them at the old place, copied over once
+  // (the old place is left as it is: another game's now).
+  save::move(OLD_AT, SETTINGS_AT, AREA, TAG_SETTINGS);
+#endif
   bool ok = save::load(SETTINGS_AT, TAG_SETTINGS, &settings, sizeof settings);
   for (uint8_t i = 0; i < OPT_SOUND; i++) ok = ok && settings.v[i] < choices(i);
   if (!ok) {

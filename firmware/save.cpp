@@ -1,6 +1,13 @@
 #include "save.h"
 
+#include <string.h>
+
+#if WHIST_FX
+#include "fx.h"
+#include "fxdata.h"
+#else
 #include <avr/eeprom.h>
+#endif
 
 namespace save {
 
@@ -9,7 +16,11 @@ namespace {
 constexpr uint8_t SIGNATURE = 'W';
 
 bool inside(uint16_t addr, uint8_t len) {
+#if WHIST_FX
+  return addr + size(len) <= END;  // FIRST is 0
+#else
   return addr >= FIRST && addr + size(len) <= END;
+#endif
 }
 
 // a + b mod 255 for a, b < 255 (no division routine pulled in).
@@ -18,44 +29,158 @@ uint8_t add255(uint8_t a, uint8_t b) {
   return s >= 255 ? s - 255 : s;
 }
 
-// Fletcher-16 (mod 255) of tag, len and the data. Both sums stay below 255,
-// so it never equals the 0xFFFF of erased EEPROM.
-uint16_t checksum(uint8_t tag, uint8_t len, const uint8_t* data, bool fromEeprom) {
-  uint8_t a = add255(tag, 0), b = a;
-  a = add255(a, len);
-  b = add255(b, a);
-  for (uint8_t i = 0; i < len; i++) {
-    a = add255(a, fromEeprom ? eeprom_read_byte(data + i) : data[i]);
+// Fletcher-16 mod 255. Both sums stay below 255, so it never equals the
+// 0xFFFF of erased EEPROM or flash.
+struct Sum {
+  uint8_t a = 0, b = 0;
+  void add(uint8_t v) {
+    a = add255(a, v);
     b = add255(b, a);
   }
-  return (uint16_t)b << 8 | a;
+  uint16_t value() const { return (uint16_t)b << 8 | a; }
+};
+
+// Of tag, len and the data.
+uint16_t checksum(uint8_t tag, uint8_t len, const uint8_t* data) {
+  Sum s;
+  s.add(tag);
+  s.add(len);
+  for (uint8_t i = 0; i < len; i++) s.add(data[i]);
+  return s.value();
 }
 
-uint8_t* at(uint16_t addr) { return (uint8_t*)addr; }
+#if WHIST_FX
+
+constexpr uint16_t PAGE = 256;
+constexpr uint8_t RECORDS = FX_SAVE_BYTES / PAGE, PER_SECTOR = fx::SECTOR / PAGE;
+constexpr uint16_t NUMBER = END, CHECK = END + 2;  // a record's number (it counts records) and checksum
+constexpr uint8_t NONE = 0xFF;
+static_assert(CHECK + 2 == PAGE, "a record fills its page");
+
+uint8_t* record;      // PAGE bytes of RAM (begin's scratch) where a record is made and checked
+uint8_t last = NONE;  // the page of the last complete record
+
+void read(uint16_t addr, uint8_t* out, uint16_t n) {
+  if (last == NONE) memset(out, 0xFF, n);
+  else fx::readSave(last * PAGE + addr, out, n);
+}
+
+uint16_t word(uint16_t at) { return record[at] | record[at + 1] << 8; }
+
+uint16_t recordSum() {
+  Sum s;
+  for (uint16_t i = 0; i < CHECK; i++) s.add(record[i]);
+  return s.value();
+}
+
+// Reads page p into the record buffer; whether it holds a complete record.
+bool complete(uint8_t p) {
+  fx::readSave(p * PAGE, record, PAGE);
+  return word(CHECK) == recordSum();
+}
+
+// The last record into the buffer (all 0xFF without one), to be changed and committed.
+void open() { read(0, record, PAGE); }
+
+// Writes the buffer as the next record: numbered one more than the last,
+// checksummed, into the page after the last one, erasing its 4 KB sector
+// first when it is the sector's first page (so the other sector keeps the
+// last record). Read back: a page that was not blank (a write cut short)
+// sends it to the other sector's first page; two tries at most (ProjectABE,
+// for one, drops every write).
+void commit() {
+  uint16_t number = word(NUMBER) + 1;  // 0 after none: blank reads 0xFFFF
+  record[NUMBER] = number;
+  record[NUMBER + 1] = number >> 8;
+  uint16_t sum = recordSum();
+  record[CHECK] = sum;
+  record[CHECK + 1] = sum >> 8;
+  uint8_t p = last == NONE ? 0 : (last + 1) % RECORDS;
+  for (uint8_t tries = 2; tries--;) {
+    if (p % PER_SECTOR == 0) fx::eraseSave(p * PAGE);
+    fx::programSave(p * PAGE, record);
+    if (fx::saveHolds(p * PAGE, record)) {
+      last = p;
+      return;
+    }
+    p = (p / PER_SECTOR + 1) % (RECORDS / PER_SECTOR) * PER_SECTOR;
+  }
+}
+
+#else
+
+void read(uint16_t addr, uint8_t* out, uint16_t n) { eeprom_read_block(out, (const uint8_t*)addr, n); }
+
+#endif
 
 }  // namespace
 
+#if WHIST_FX
+void begin(uint8_t* scratch) {
+  record = scratch;
+  if (!fx::hasSave()) return;
+  uint16_t best = 0;
+  for (uint8_t p = 0; p < RECORDS; p++) {
+    if (complete(p) && (last == NONE || (int16_t)(word(NUMBER) - best) > 0)) {
+      last = p;
+      best = word(NUMBER);
+    }
+  }
+}
+#endif
+
 bool load(uint16_t addr, uint8_t tag, void* data, uint8_t len) {
   if (!inside(addr, len)) return false;
-  if (eeprom_read_byte(at(addr)) != SIGNATURE || eeprom_read_byte(at(addr + 1)) != tag) return false;
-  uint16_t sum = eeprom_read_word((const uint16_t*)at(addr + 2 + len));
-  if (sum != checksum(tag, len, at(addr + 2), true)) return false;
-  eeprom_read_block(data, at(addr + 2), len);
-  return true;
+  uint8_t head[2];
+  uint16_t sum;
+  read(addr, head, 2);
+  read(addr + 2, (uint8_t*)data, len);
+  read(addr + 2 + len, (uint8_t*)&sum, 2);
+  return head[0] == SIGNATURE && head[1] == tag && sum == checksum(tag, len, (const uint8_t*)data);
 }
 
 void store(uint16_t addr, uint8_t tag, const void* data, uint8_t len) {
   if (!inside(addr, len)) return;
   const uint8_t* d = (const uint8_t*)data;
-  eeprom_update_byte(at(addr), SIGNATURE);
-  eeprom_update_byte(at(addr + 1), tag);
-  for (uint8_t i = 0; i < len; i++) eeprom_update_byte(at(addr + 2 + i), d[i]);
-  eeprom_update_word((uint16_t*)at(addr + 2 + len), checksum(tag, len, d, false));
+#if WHIST_FX
+  if (!fx::hasSave()) return;
+  open();
+  record[addr] = SIGNATURE;
+  record[addr + 1] = tag;
+  memcpy(record + addr + 2, d, len);
+  uint16_t sum = checksum(tag, len, d);
+  record[addr + 2 + len] = sum;
+  record[addr + 3 + len] = sum >> 8;
+  commit();
+#else
+  uint8_t* at = (uint8_t*)addr;
+  eeprom_update_byte(at, SIGNATURE);
+  eeprom_update_byte(at + 1, tag);
+  for (uint8_t i = 0; i < len; i++) eeprom_update_byte(at + 2 + i, d[i]);
+  eeprom_update_word((uint16_t*)(at + 2 + len), checksum(tag, len, d));
+#endif
 }
 
 void erase(uint16_t addr) {
-  // Only over our own block: these bytes may hold another game's data.
-  if (inside(addr, 0) && eeprom_read_byte(at(addr)) == SIGNATURE) eeprom_update_byte(at(addr + 1), 0xFF);
+  // Only over our own block: in EEPROM these bytes may hold another game's data.
+  if (!inside(addr, 0)) return;
+#if WHIST_FX
+  if (!fx::hasSave()) return;
+  open();
+  if (record[addr] != SIGNATURE) return;
+  record[addr + 1] = 0xFF;
+  commit();
+#else
+  if (eeprom_read_byte((const uint8_t*)addr) == SIGNATURE) eeprom_update_byte((uint8_t*)addr + 1, 0xFF);
+#endif
 }
+
+#if !WHIST_FX
+void move(uint16_t from, uint16_t to, uint8_t n, uint8_t tag) {
+  uint16_t head = tag << 8 | SIGNATURE;
+  if (eeprom_read_word((const uint16_t*)to) == head || eeprom_read_word((const uint16_t*)from) != head) return;
+  for (uint8_t i = 0; i < n; i++) eeprom_update_byte((uint8_t*)to + i, eeprom_read_byte((const uint8_t*)from + i));
+}
+#endif
 
 }  // namespace save

@@ -12,8 +12,17 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def generate_all(out_dir: Path, assets_dir: Path) -> list[Path]:
-    """Write every generated source into ``out_dir`` (what ``whist generate`` writes); returns the files written."""
-    from . import core, sprites, text
+def generate_all(out_dir: Path, assets_dir: Path, fx: bool = False) -> list[Path]:
+    """Write every generated source into ``out_dir`` (what ``whist generate`` writes); returns the files written.
 
-    return core.generate_core(out_dir) + sprites.generate(assets_dir, out_dir) + text.generate(assets_dir, out_dir)
+    With ``fx``, the FX edition's: the texts and sprites are read from the FX chip, whose data
+    image (``fxdata*.bin``) and header are written too (:mod:`.fxdata`).
+    """
+    from . import core, fxdata, sprites, text
+
+    files = core.generate_core(out_dir)
+    if not fx:
+        return files + sprites.generate(assets_dir, out_dir) + text.generate(assets_dir, out_dir)
+    image = fxdata.build(Path(assets_dir))
+    return (files + fxdata.generate(image, assets_dir, out_dir) + sprites.generate(assets_dir, out_dir, image.sprites)
+            + text.generate(assets_dir, out_dir, fx=True))

@@ -22,6 +22,11 @@ from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 
 TEMPLATES = Path(__file__).parent / "templates"
 CORE_FILES = ("whist_core.h", "whist_core.cpp")
+# Where the classic edition keeps its saves: EEPROM from here to its end, away from the
+# bytes after the system's 16 where most games keep theirs (docs/firmware.md). The
+# firmware checks that its blocks fill exactly that (prefs.cpp); the package declares it.
+EEPROM_SAVES = 788
+EEPROM_BYTES = 1024
 
 
 def core_context() -> dict:
@@ -61,6 +66,7 @@ def core_context() -> dict:
         "max_hand": max(d.hand_size for d in decks),
         "max_target": rules.MAX_TARGET,
         "line_max": protocol.LINE_MAX,
+        "eeprom_saves": EEPROM_SAVES,
         "mark_think": protocol.MARK_THINK,
         "mark_moved": protocol.MARK_MOVED,
         "mark_turn": protocol.MARK_TURN,

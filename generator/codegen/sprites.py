@@ -219,7 +219,8 @@ def _rows(data: bytes) -> list[str]:
     return [", ".join(f"0x{b:02X}" for b in data[i:i + 16]) + "," for i in range(0, len(data), 16)]
 
 
-def render_header(sprites: list[Sprite]) -> str:
+def render_header(sprites: list[Sprite], fx: dict[str, int] | None = None) -> str:
+    """sprites.h; with ``fx`` (each sprite's offset in the FX data, fxdata.py) the FX edition's."""
     env = Environment(loader=PackageLoader("generator.codegen", "templates"), undefined=StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     font = next(s for s in sprites if s.spec.name == "font")
@@ -227,12 +228,19 @@ def render_header(sprites: list[Sprite]) -> str:
     last = font.gaps[-1] if font.gaps else None
     tail = last.first if last and last.first + last.count == end else end
     context = {"last": tail - 1, "skips": [g for g in reversed(font.gaps) if g.first < tail]}
-    return env.get_template("sprites.h.j2").render(sprites=sprites, rows=_rows, font=context)
+    return env.get_template("sprites.h.j2").render(sprites=sprites, rows=_rows, font=context, fx=fx)
 
 
-def generate(assets_dir: Path, out_dir: Path) -> list[Path]:
-    """Check every asset and write ``out_dir/sprites.h``; returns the files written."""
-    text = render_header(load_all(Path(assets_dir)))
+def generate(assets_dir: Path, out_dir: Path, fx: dict[str, int] | None = None) -> list[Path]:
+    """Check every asset and write ``out_dir/sprites.h``; returns the files written.
+
+    With ``fx`` (the sprites' offsets in the FX data) it names them on the chip, the
+    font whole (the chip has room; the classic edition's is cut to what is drawn)."""
+    assets_dir = Path(assets_dir)
+    if fx is None:
+        text = render_header(load_all(assets_dir))
+    else:
+        text = render_header([load(spec, assets_dir / f"{spec.name}.png") for spec in SPECS], fx)
     out = Path(out_dir) / "sprites.h"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)

@@ -179,36 +179,41 @@ def _rows(data: bytes) -> list[str]:
     return [", ".join(str(b) for b in data[i:i + 24]) + "," for i in range(0, len(data), 24)]
 
 
-def render(assets_dir: Path) -> dict[str, str]:
-    items, pack = pack_texts(assets_dir)
+def render(assets_dir: Path, fx: bool = False) -> dict[str, str]:
+    """text.h and text.cpp; with ``fx`` the FX edition's, which read the texts from the chip
+    (fxdata.py lays them out there as they are, unpacked)."""
+    items, pack = (texts(assets_dir), None) if fx else pack_texts(assets_dir)
     env = Environment(loader=PackageLoader("generator.codegen", "templates"), undefined=StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
-    raw = sum(len(t) + 1 for _, t in items)
     ids = [name for name, _ in items]
     ctx = {
+        "fx": fx,
         "ids": ids,
         "texts": items,
-        "pack": pack,
-        "index": starts(pack),
-        "index_step": INDEX_STEP,
-        "raw": raw,
-        "packed": len(pack.data) + 2 * len(pack.pairs) + 2 * len(starts(pack)),
+        "raw": sum(len(t) + 1 for _, t in items),
         "num_decks": len(cards.DECKS),
         "first": {key: ids.index(name) for key, name in firsts().items()},
-        "rows": _rows,
         "readable": tracetext.readable,
-        "newline": NEWLINE,
-        "shift": SHIFT,
     }
+    if pack:
+        ctx.update({
+            "pack": pack,
+            "index": starts(pack),
+            "index_step": INDEX_STEP,
+            "packed": len(pack.data) + 2 * len(pack.pairs) + 2 * len(starts(pack)),
+            "rows": _rows,
+            "newline": NEWLINE,
+            "shift": SHIFT,
+        })
     return {name: env.get_template(name + ".j2").render(ctx) for name in TEXT_FILES}
 
 
-def generate(assets_dir: Path, out_dir: Path) -> list[Path]:
-    """Write ``text.h`` and ``text.cpp`` into ``out_dir``; returns them."""
+def generate(assets_dir: Path, out_dir: Path, fx: bool = False) -> list[Path]:
+    """Write ``text.h`` and ``text.cpp`` into ``out_dir`` (the FX edition's with ``fx``); returns them."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, body in render(assets_dir).items():
+    for name, body in render(assets_dir, fx).items():
         path = out_dir / name
         if not path.exists() or path.read_text() != body:
             path.write_text(body)

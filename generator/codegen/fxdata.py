@@ -1,0 +1,151 @@
+"""The FX edition's data image: what the classic edition keeps in program flash
+(every text, the font, the sprites, the title) laid out for the Arduboy FX's
+flash chip, and the blank save block that follows it.
+
+The files are those the community's ``fxdata-build.py`` writes, so its
+writers, cart builders and emulators take them as they are:
+
+- ``fxdata-data.bin``: the data, padded to whole 256-byte pages;
+- ``fxdata-save.bin``: the save block, blank (0xFF), SAVE_BYTES long;
+- ``fxdata.bin``: both, the development image, which sits at the chip's end
+  (so the save block is 4 KB-aligned there);
+- ``fxdata.h``: the development page numbers (``FX_DATA_PAGE``,
+  ``FX_SAVE_PAGE``) and the sizes, as fxdata-build names them, and what the
+  firmware needs besides: where each sprite and the text index start, and
+  the data's checksum, which the firmware checks at boot before it trusts
+  the chip (data of another build, or none, would draw garbage).
+
+Layout of the data, offsets from its start: the text index (a big-endian
+offset a text, in text.h's Id order), the texts (each ended by 0), then the
+sprites in :data:`.sprites.SPECS` order. A masked sprite's image and mask
+bytes alternate (image first), so one sequential read draws it; the font is
+whole (all 96 glyphs), so ``sprites::glyph`` is a subtraction; the title is
+raw (the chip has room; no unpacking).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from . import sprites, text
+
+PAGE = 256
+SECTOR = 4096
+CHIP_PAGES = 65536  # a 16 MB chip in 256-byte pages; development data end at the last one
+# Two 4 KB sectors: firmware/save.cpp writes its records into one sector while the
+# other keeps the last complete one, so a power cut during an erase loses nothing.
+SAVE_BYTES = 2 * SECTOR
+FILES = ("fxdata.h", "fxdata-data.bin", "fxdata-save.bin", "fxdata.bin")
+MISSING = "fx_missing"  # assets/text/NAME.txt: what the screen says when the chip lacks the data
+
+
+def checksum(data: bytes) -> int:
+    """Fletcher-style sums, 16 bits each, as firmware/fx.cpp adds them: (b << 16) | a."""
+    a = b = 0
+    for byte in data:
+        a = (a + byte) & 0xFFFF
+        b = (b + a) & 0xFFFF
+    return b << 16 | a
+
+
+def interleave(image: bytes, mask: bytes) -> bytes:
+    """A masked sprite's bytes as the FX edition reads them: image, mask, image, mask..."""
+    return bytes(b for pair in zip(image, mask) for b in pair)
+
+
+@dataclass(frozen=True)
+class Image:
+    """The data image and where its parts start."""
+
+    data: bytes
+    text_index: int
+    sprites: dict[str, int]  # sprite name -> offset of its first byte
+    texts: list[tuple[str, str]]
+    font: sprites.Sprite
+
+    @property
+    def pages(self) -> int:
+        return -(-len(self.data) // PAGE)
+
+    @property
+    def padded(self) -> bytes:
+        """``fxdata-data.bin``: the data to a whole page."""
+        return self.data + b"\xff" * (self.pages * PAGE - len(self.data))
+
+    @property
+    def save(self) -> bytes:
+        return b"\xff" * SAVE_BYTES
+
+    @property
+    def data_page(self) -> int:
+        """The development data page: data, then the save block, ending at the chip's end."""
+        return CHIP_PAGES - self.pages - SAVE_BYTES // PAGE
+
+    @property
+    def save_page(self) -> int:
+        return CHIP_PAGES - SAVE_BYTES // PAGE
+
+
+def build(assets_dir: Path) -> Image:
+    """Lay out every text and sprite (checked as the classic edition checks them)."""
+    items = text.texts(assets_dir)
+    loaded = [sprites.load(spec, Path(assets_dir) / f"{spec.name}.png") for spec in sprites.SPECS]
+    index_at = 0
+    out = bytearray(2 * len(items))
+    for i, (_, t) in enumerate(items):
+        at = len(out)
+        if at >= 1 << 16:
+            raise ValueError("the FX data passed 64 KB: text offsets are 16-bit")
+        out[2 * i:2 * i + 2] = at.to_bytes(2, "big")
+        out += t.encode("latin-1") + b"\0"
+    offsets = {}
+    for s in loaded:
+        offsets[s.spec.name] = len(out)
+        out += interleave(s.data, s.mask) if s.mask is not None else s.data
+    if len(out) >= 1 << 16:
+        raise ValueError("the FX data passed 64 KB: the firmware's offsets are 16-bit")
+    font = next(s for s in loaded if s.spec.name == "font")
+    return Image(bytes(out), index_at, offsets, items, font)
+
+
+def text_rows(font: sprites.Sprite, lines: list[str]) -> list[bytes]:
+    """Each line drawn in the font as one screen page (a byte a column), for the
+    message the firmware shows from program flash when the chip has no data."""
+    glyph = font.frame_bytes
+    rows = []
+    for line in lines:
+        cols = b"".join(font.data[(ord(c) - sprites.FONT_FIRST) * glyph:][:glyph] + b"\0" for c in line)
+        rows.append(cols[:-1])
+    return rows
+
+
+def render_header(image: Image, assets_dir: Path) -> str:
+    env = Environment(loader=PackageLoader("generator.codegen", "templates"), undefined=StrictUndefined,
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    total = checksum(image.data)
+    lines = text.read(assets_dir, MISSING).split("\n")
+    return env.get_template("fxdata.h.j2").render(image=image, sum_a=total & 0xFFFF, sum_b=total >> 16,
+                                                  save_bytes=SAVE_BYTES, chip_pages=CHIP_PAGES, page=PAGE,
+                                                  missing=list(zip(lines, text_rows(image.font, lines))))
+
+
+def generate(image: Image, assets_dir: Path, out_dir: Path) -> list[Path]:
+    """Write :data:`FILES` of ``image`` (:func:`build`) into ``out_dir``; returns them."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    bodies = {
+        "fxdata.h": render_header(image, Path(assets_dir)).encode(),
+        "fxdata-data.bin": image.padded,
+        "fxdata-save.bin": image.save,
+        "fxdata.bin": image.padded + image.save,
+    }
+    written = []
+    for name in FILES:
+        path = out_dir / name
+        if not path.exists() or path.read_bytes() != bodies[name]:
+            path.write_bytes(bodies[name])
+        written.append(path)
+    return written
