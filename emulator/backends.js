@@ -2,15 +2,44 @@
 // `avr8js` (src/, our cycle-counted harness, the default) and `projectabe`
 // (projectabe/, ProjectABE's own published code loaded from a folder).
 import { Arduboy } from './src/arduboy.js';
+import { SIZE as FX_SIZE } from './src/w25q128.js';
 import { ProjectABEBoard } from './projectabe/board.js';
 import { readBuild } from './projectabe/bundle.js';
 
 export const EMULATORS = ['avr8js', 'projectabe'];
+const FX_PAGE = 256;
+const FX_SECTOR = 4096;
+const padded = (length, unit) => Math.ceil(length / unit) * unit;
+
+/**
+ * Where a development upload puts a game's flash images (the community's
+ * layout, which generator/targets/fxchip.py writes to a device too): the
+ * data padded with 0xFF to whole 256-byte pages, then the save image padded
+ * to whole 4 KB sectors, ending at the end of the chip.
+ * @param {{ data: Uint8Array, save: Uint8Array }} fx
+ * @returns {{ images: { address: number, data: Uint8Array }[], data_address: number, save_address: number | null }}
+ */
+export function developmentLayout({ data, save }) {
+  const saveAddress = FX_SIZE - padded(save.length, FX_SECTOR);
+  const dataAddress = saveAddress - padded(data.length, FX_PAGE);
+  if (dataAddress < 0) {
+    throw Object.assign(new Error(`the flash data and save images take ${data.length + save.length} bytes `
+      + `(padded to pages and sectors), more than the chip's ${FX_SIZE}`), { field: 'fx' });
+  }
+  return {
+    images: [{ address: dataAddress, data }, { address: saveAddress, data: save }],
+    data_address: dataAddress,
+    save_address: save.length ? saveAddress : null,
+  };
+}
 
 /** The avr8js harness seen through the shared interface. */
 class Avr8jsBoard {
-  constructor(hexText, { adcSeed = 1, usb = 'minimal' } = {}) {
-    this.board = new Arduboy(hexText, { adcSeed, usb });
+  /** fx: { select, data, save } puts a flash chip on the bus, the images placed as developmentLayout says. */
+  constructor(hexText, { adcSeed = 1, usb = 'minimal', fx = null } = {}) {
+    const layout = fx && developmentLayout(fx);
+    this.board = new Arduboy(hexText, { adcSeed, usb, fx: fx && { select: fx.select, images: layout.images } });
+    this.fx = layout && { data_address: layout.data_address, save_address: layout.save_address };
   }
 
   get cycles() { return this.board.cpu.cycles; }
@@ -48,6 +77,14 @@ class Avr8jsBoard {
   setAdc(channel, volts) {
     if (volts === null || volts === undefined) this.board.adc.volts.delete(channel);
     else this.board.adc.volts.set(channel, volts);
+  }
+
+  fxRead(address, length) { return this.fxChip().read(address, length); }
+  fxWrite(address, bytes) { this.fxChip().write(address, bytes); }
+
+  fxChip() {
+    if (!this.board.fxChip) throw new Error('no flash chip: load the program with "fx" to have one');
+    return this.board.fxChip;
   }
 }
 

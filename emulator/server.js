@@ -2,7 +2,8 @@
 // Each request is one JSON object per line with a "cmd"; each answer is one
 // line: {"ok": true, ...} or {"ok": false, "error": "..."}. Byte strings
 // (serial data) travel as JSON strings with one character per byte (latin-1);
-// binary images (screen, EEPROM) as hex. Commands: docs/emulator.md.
+// binary images (screen, EEPROM, flash chip) as hex. Commands: docs/emulator.md.
+// An error that concerns one field of the request names it: {"field": "fx"}.
 //
 //   node emulator/server.js [--emulator avr8js|projectabe] [--projectabe DIR] [--any-build]
 //
@@ -37,6 +38,23 @@ const count = (v, name) => {
   return v;
 };
 const maxCycles = (req) => count(req.max_cycles ?? DEFAULT_MAX_CYCLES, 'max_cycles');
+const bytes = (v, name) => {
+  if (typeof v !== 'string' || !/^(?:[0-9a-fA-F]{2})*$/.test(v)) throw new Error(`${name} must be hex digits, two a byte`);
+  return Uint8Array.from(Buffer.from(v, 'hex'));
+};
+const FX_SELECTS = ['PD1', 'PE2'];
+
+/** The load request's "fx": the chip's select line and its data and save images. */
+function fxImage({ select, data = '', save = '' }) {
+  try {
+    if (!FX_SELECTS.includes(select)) {
+      throw new Error(`fx.select must be "PD1" (Arduboy FX) or "PE2" (Arduboy Mini), not ${JSON.stringify(select)}`);
+    }
+    return { select, data: bytes(data, 'fx.data'), save: bytes(save, 'fx.save') };
+  } catch (e) {
+    throw Object.assign(e, { field: 'fx' });
+  }
+}
 const escapeRegex = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const commands = {
@@ -45,11 +63,12 @@ const commands = {
   },
   load(req) {
     const b = ready();
+    const fx = req.fx ? fxImage(req.fx) : null;
     const hex = readFileSync(req.hex, 'latin1');
     board = null;
-    board = b.open(hex, { adcSeed: req.adc_seed ?? 1, usb: req.usb ?? 'minimal' });
+    board = b.open(hex, { adcSeed: req.adc_seed ?? 1, usb: req.usb ?? 'minimal', fx });
     if (req.eeprom) board.eepromLoad(Buffer.from(req.eeprom, 'hex'));
-    return { cycles: board.cycles };
+    return { cycles: board.cycles, ...(fx ? { fx: board.fx } : {}) };
   },
   run(req) {
     return { cycles: need().run(count(req.cycles, 'cycles')) };
@@ -102,6 +121,14 @@ const commands = {
     need().eepromLoad(Buffer.from(req.data, 'hex'));
     return {};
   },
+  fx_read(req) {
+    const data = need().fxRead(count(req.address, 'address'), count(req.length, 'length'));
+    return { data: Buffer.from(data).toString('hex') };
+  },
+  fx_write(req) {
+    need().fxWrite(count(req.address, 'address'), bytes(req.data, 'data'));
+    return {};
+  },
   markers() {
     return { markers: need().takeMarkers() };
   },
@@ -143,6 +170,6 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     if (!fn) throw new Error(`unknown command ${JSON.stringify(req.cmd)}; known: ${Object.keys(commands).join(', ')}`);
     reply({ ok: true, ...fn(req) });
   } catch (e) {
-    reply({ ok: false, error: e.message });
+    reply({ ok: false, error: e.message, ...(e.field ? { field: e.field } : {}) });
   }
 }).on('close', () => process.exit(0));

@@ -10,6 +10,11 @@
 // aligned to multiples of 216,000 cycles, and may stop early on a display
 // frame, a serial match or a marker, by ending the slice at the next
 // instruction (what ProjectABE's breakpoints do).
+//
+// Flash data go where the page puts a package's `flashdata` (its loadFX):
+// settings `ram.W25Q64Image` (the bytes) and `ram.W25Q64Addr` (16 MiB less
+// their length, rounded down to a 256-byte page), which its W25Q64 reads when
+// it is built. It has no save image, and keeps no writes (docs/emulator.md).
 import { readBuild, loadModules, BuildError } from './bundle.js';
 import { FakeElement, makeBrowser } from './browser.js';
 import { parseHex } from '../src/hex.js';
@@ -26,6 +31,7 @@ const BUTTON_IDS = { UP: 'Up', DOWN: 'Down', LEFT: 'Left', RIGHT: 'Right', A: 'A
 // output already queued: with 64 bytes waiting, each Serial.write waits 250 ms
 // and drops its bytes. 32 leave room for output.
 const INPUT_IN_FIFO = 32;
+const FX_SIZE = 16 * 1024 * 1024; // the 16 MiB chip loadFX places the image in
 
 /** The elements inside Sim.html's Arduboy (data-inject="arduboy"), in document order. */
 export function parseSim(html) {
@@ -97,6 +103,12 @@ class Pool {
   }
 }
 
+/** The settings ProjectABE's loadFX makes of a package's flashdata. */
+function flashSettings(data) {
+  const image = Uint8Array.from(data).buffer; // an ArrayBuffer of its own, as a file read gives
+  return { 'ram.W25Q64Image': image, 'ram.W25Q64Addr': (FX_SIZE - image.byteLength) & ~255 };
+}
+
 /** Build a component the way the page's injector does: injected fields first, then the constructor. */
 function construct(Component, injected, DOM) {
   const obj = Object.create(Component.prototype);
@@ -108,13 +120,21 @@ function construct(Component, injected, DOM) {
 export class ProjectABEBoard {
   /**
    * @param {string} hexText Intel HEX of the program
-   * @param {{ dir: string, anyBuild?: boolean, build?: object, adcSeed?: number, usb?: string }} options
+   * @param {{ dir: string, anyBuild?: boolean, build?: object, adcSeed?: number, usb?: string,
+   *   fx?: { select: string, data: Uint8Array } }} options
    *   dir: the ProjectABE folder; build: an already read build (readBuild); adcSeed seeds Math.random,
-   *   which ProjectABE's ADC returns; usb: only 'minimal' (ProjectABE's one fake host)
+   *   which ProjectABE's ADC returns; usb: only 'minimal' (ProjectABE's one fake host); fx: the data
+   *   for its flash chip, whose select line is PD1 (a save image is ignored, as ProjectABE does)
    */
-  constructor(hexText, { dir, anyBuild = false, build = null, adcSeed = 1, usb = 'minimal' } = {}) {
+  constructor(hexText, { dir, anyBuild = false, build = null, adcSeed = 1, usb = 'minimal', fx = null } = {}) {
     if (usb !== 'minimal') {
       throw new Error(`ProjectABE has one USB host (SET_CONFIGURATION, SET_CONTROL_LINE_STATE): usb must be "minimal", not ${JSON.stringify(usb)}`);
+    }
+    if (fx && fx.select !== 'PD1') {
+      const why = fx.select === 'PE2'
+        ? "ProjectABE has no flash chip on PE2 (the Arduboy Mini's select line): run the Mini edition with --emulator avr8js"
+        : `ProjectABE's flash chip is on PD1, not ${JSON.stringify(fx.select)}`;
+      throw Object.assign(new Error(why), { field: 'fx' });
     }
     // The check the avr8js harness makes: ProjectABE would run any bytes, and its
     // core can spin for ever on code that is not code.
@@ -123,7 +143,8 @@ export class ProjectABEBoard {
     const { context, timers, log } = makeBrowser(adcSeed);
     this.log = log;
     const modules = loadModules(this.build.appJs, context, `${this.build.dir}/app.js`);
-    const settings = new Settings({ 'app.AT32u4.hex': hexText });
+    const settings = new Settings({ 'app.AT32u4.hex': hexText, ...(fx ? flashSettings(fx.data) : {}) });
+    this.fx = fx && { data_address: settings.getItem('ram.W25Q64Addr'), save_address: null };
     const pool = new Pool();
     const injected = { root: settings, model: settings, pool };
 
@@ -141,10 +162,12 @@ export class ProjectABEBoard {
       const el = new FakeElement(tag, attrs, host);
       const DOM = { element: el };
       if (el.id) DOM[el.id] = el;
-      construct(modules.require(`./components/${kind}.js`), injected, DOM);
+      const part = construct(modules.require(`./components/${kind}.js`), injected, DOM);
+      if (kind === 'W25Q64') this.fxChip = part;
       if (el.id) this.elements[el.id] = el;
       this.parts.push(kind);
     }
+    if (fx && !this.fxChip) throw new BuildError('Sim.html wires no flash chip (W25Q64) into the Arduboy');
     // The page's timers: the core set-up (peripheral wiring, JIT warm-up). The
     // first animation frame is left to us: runs start at cycle 0.
     this.arduboy.dead = true;
@@ -366,6 +389,28 @@ export class ProjectABEBoard {
       throw new Error(`an EEPROM image is ${this.eepromBytes.length} bytes, got ${bytes.length}`);
     }
     this.eepromBytes.set(bytes);
+  }
+
+  /** Bytes of the flash chip's data image, by chip address (the only bytes ProjectABE's chip holds). */
+  fxRead(address, length) {
+    const at = this.fxImageOffset(address, length);
+    return this.fxChip.image.slice(at, at + length);
+  }
+
+  /** Change bytes of the data image: what the chip's reads answer from then on. */
+  fxWrite(address, bytes) {
+    this.fxChip.image.set(bytes, this.fxImageOffset(address, bytes.length));
+  }
+
+  fxImageOffset(address, length) {
+    if (!this.fx) throw new Error('no flash image: load the program with "fx" to give ProjectABE\'s chip one');
+    const start = this.fx.data_address;
+    const end = start + this.fxChip.image.length;
+    if (!(address >= start && address + length <= end)) {
+      throw new Error(`ProjectABE's flash chip holds only its data image, at ${start}-${end - 1}: `
+        + `${length} bytes at ${address} are outside it`);
+    }
+    return address - start;
   }
 
   usbStatus() {

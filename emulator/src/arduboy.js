@@ -2,6 +2,8 @@
 // Runs are bounded by a cycle budget and may stop early on a display frame,
 // a serial match or a firmware marker (a write to GPIOR0, docs/emulator.md).
 // Writes to watched data addresses are recorded with their cycle (`watch`).
+// With `fx`, a W25Q128 flash chip shares the SPI bus with the display, as on
+// the Arduboy FX (select line PD1) and the Arduboy Mini (PE2).
 import { AVRClock, AVRSPI, AVRTimer, CPU, avrInstruction } from 'avr8js';
 import * as M from './atmega32u4.js';
 import { ADC } from './adc.js';
@@ -11,6 +13,7 @@ import { PLL } from './pll.js';
 import { Ports } from './ports.js';
 import { SSD1306 } from './ssd1306.js';
 import { USB } from './usb.js';
+import { W25Q128 } from './w25q128.js';
 
 const SLEEP = 0x9588;
 const RETI = 0x9518;
@@ -23,13 +26,16 @@ const I_FLAG = 0x80;
 const ENTRY_EXTRA = 2;
 const RETI_EXTRA = 1;
 const WAKE_EXTRA = 4;
+/** The flash chip's select line: [port, bit]. */
+export const FX_SELECT = { PD1: ['D', 1], PE2: ['E', 2] };
 
 export class Arduboy {
   /**
    * @param {string} hexText Intel HEX of the program
-   * @param {{ adcSeed?: number, usb?: string }} options usb: 'minimal' | 'full' | 'none'
+   * @param {{ adcSeed?: number, usb?: string, fx?: { select: string, images?: { address: number, data: Uint8Array }[] } }} options
+   *   usb: 'minimal' | 'full' | 'none'; fx: a flash chip on select line 'PD1' or 'PE2', holding these images
    */
-  constructor(hexText, { adcSeed = 1, usb = 'minimal' } = {}) {
+  constructor(hexText, { adcSeed = 1, usb = 'minimal', fx = null } = {}) {
     const flash = parseHex(hexText, M.FLASH_BYTES);
     const cpu = new CPU(new Uint16Array(flash.buffer), M.SRAM_BYTES);
     this.cpu = cpu;
@@ -39,10 +45,14 @@ export class Arduboy {
     this.eeprom = new EEPROM(cpu);
     this.adc = new ADC(cpu, adcSeed);
     this.display = new SSD1306(cpu);
+    this.fxChip = fx ? this.wireFxChip(fx) : null;
     this.spi = new AVRSPI(cpu, M.spi, M.CLOCK_HZ);
+    // Each byte goes to the chip (its reply is what SPDR reads back; 0xFF when
+    // nothing drives MISO) and to the display, which takes it only while PD6 is low.
     this.spi.onByte = (value) => {
+      const reply = this.fxChip ? this.fxChip.transfer(value) : 0xff;
       this.display.spiByte(value);
-      cpu.addClockEvent(() => this.spi.completeTransfer(0xff), this.spi.transferCycles);
+      cpu.addClockEvent(() => this.spi.completeTransfer(reply), this.spi.transferCycles);
     };
     this.ports.ports.D.addListener(() => this.display.portChanged());
     this.serialOut = ''; // bytes from the firmware not yet read, one char per byte
@@ -65,6 +75,20 @@ export class Arduboy {
       if (this.waitFrame !== undefined && n >= this.waitFrame) this.stop = true;
     };
     this.stop = false;
+  }
+
+  /** A W25Q128 selected while its select pin is an output driven low, loaded with the images. */
+  wireFxChip({ select, images = [] }) {
+    const pin = FX_SELECT[select];
+    if (!pin) throw new Error(`fx.select must be one of ${Object.keys(FX_SELECT).join(', ')}, not ${JSON.stringify(select)}`);
+    const { cpu } = this;
+    const chip = new W25Q128(() => cpu.cycles, M.CLOCK_HZ);
+    for (const { address, data } of images) chip.write(address, data);
+    const [port, bit] = pin;
+    const { DDR, PORT } = M.ports[port];
+    const mask = 1 << bit;
+    this.ports.ports[port].addListener(() => chip.select((cpu.data[DDR] & mask) !== 0 && (cpu.data[PORT] & mask) === 0));
+    return chip;
   }
 
   receiveSerial(bytes) {

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..engine.cards import DECKS
-from .emulator import Backend, Emulator
+from .emulator import Backend, Emulator, FxImage
 from ..engine.game import play_game
 from ..ai.players import DEVICE_PLAYERS, seats
 from ..codegen.protocol import play_command
@@ -81,14 +81,15 @@ class Report:
 
 
 def run(hex_path: Path, games: list[Case], progress: Callable[[Case, str | None], None] | None = None,
-        backend: Backend | None = None) -> Report:
+        backend: Backend | None = None, fx: FxImage | None = None) -> Report:
     """Diff the device and the engine for every case; stops at nothing, counts every difference.
 
-    ``backend`` picks the emulator (default avr8js; emulator.backend("projectabe") for ProjectABE).
+    ``backend`` picks the emulator (default avr8js; emulator.backend("projectabe") for ProjectABE);
+    ``fx`` gives an FX edition its flash chip.
     """
     report = Report()
     start = time.perf_counter()
-    with Emulator(hex_path, backend=backend) as emu:
+    with Emulator(hex_path, backend=backend, fx=fx) as emu:
         emu.run_until_ready()
         for case in games:
             want = play_game(case.seed, case.variant, seats(case.seed, (case.p0, case.p1))).lines

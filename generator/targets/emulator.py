@@ -9,6 +9,9 @@ Two back-ends serve the same protocol: ``avr8js`` (our cycle-counted
 harness, the default) and ``projectabe`` (ProjectABE's own published code,
 the emulator players use, loaded from a folder: projectabe.py). Pick one
 with :func:`backend` and pass it to :class:`Emulator`.
+
+An FX edition runs with its flash chip: :class:`FxImage` holds the data and
+save images and the device, whose select line the chip is wired to.
 """
 
 from __future__ import annotations
@@ -51,7 +54,41 @@ SLOWEST_CYCLES_PER_SECOND = 1_000_000
 
 
 class EmulatorError(RuntimeError):
-    """The emulator could not be started, or refused or failed a request."""
+    """The emulator could not be started, or refused or failed a request.
+
+    ``field`` names the request's field the emulator refused, when it said (``"fx"``).
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+# The FX chip's select line on each device that has one (docs/emulator.md).
+FX_SELECT = {"ArduboyFX": "PD1", "ArduboyMini": "PE2"}
+
+
+@dataclass(frozen=True)
+class FxImage:
+    """What the emulated FX chip holds: a game's data and save images, on ``device``'s select line.
+
+    avr8js places them in the community's development layout (the data in whole pages, then the save
+    in whole 4 KB sectors, at the end of the chip); ProjectABE maps the data alone there, as its page
+    does, and has no chip on the Mini's line.
+    """
+
+    device: str  # ArduboyFX or ArduboyMini
+    data: bytes
+    save: bytes = b""
+
+    def __post_init__(self) -> None:
+        if self.device not in FX_SELECT:
+            raise ValueError(f"no FX chip on device {self.device!r}; expected one of {', '.join(FX_SELECT)}")
+
+    @property
+    def select(self) -> str:
+        """The chip's select line: PD1 on the Arduboy FX, PE2 on the Mini."""
+        return FX_SELECT[self.device]
 
 
 def ensure_node_deps() -> None:
@@ -163,10 +200,14 @@ class Emulator:
     """
 
     def __init__(self, hex_path: str | Path, *, eeprom: bytes | None = None, adc_seed: int = 1,
-                 usb: str = "minimal", node: str = "node", backend: Backend | None = None) -> None:
+                 usb: str = "minimal", node: str = "node", backend: Backend | None = None,
+                 fx: FxImage | None = None) -> None:
         ensure_node_deps()
         self.hex_path = hex_path
         self.backend = backend or AVR8JS
+        # Where the emulator put the FX images (None without fx, and for a save ProjectABE ignores).
+        self.fx_data_address: int | None = None
+        self.fx_save_address: int | None = None
         self._stderr = tempfile.TemporaryFile()
         try:
             self._proc = subprocess.Popen([node, str(SERVER), *self.backend.server_args()],
@@ -180,12 +221,18 @@ class Emulator:
         try:
             if eeprom is not None:
                 request["eeprom"] = _eeprom_hex(eeprom)
+            if fx is not None:
+                request["fx"] = {"select": fx.select, "data": fx.data.hex(), "save": fx.save.hex()}
             try:
-                self._call("load", **request)
+                placed = self._call("load", **request).get("fx") or {}
             except EmulatorError as e:
                 reason = str(e).removeprefix("load: ")
+                if e.field == "fx":
+                    raise EmulatorError(f"{hex_path}: {reason}", e.field) from None
                 raise EmulatorError(f"{hex_path}: the emulator cannot run it ({reason}); "
                                     "give a .hex built by 'make hex'") from None
+            self.fx_data_address = placed.get("data_address")
+            self.fx_save_address = placed.get("save_address")
         except BaseException:
             self.close()
             raise
@@ -240,7 +287,7 @@ class Emulator:
             raise EmulatorError(f"the emulator process ended during {cmd!r}: {detail[-1000:] or 'no message'}")
         answer = json.loads(line)
         if not answer.pop("ok"):
-            raise EmulatorError(f"{cmd}: {answer['error']}")
+            raise EmulatorError(f"{cmd}: {answer['error']}", answer.get("field"))
         return answer
 
     # --- running -----------------------------------------------------------
@@ -266,9 +313,16 @@ class Emulator:
 
         Waiting for its start only is not enough: ProjectABE hands the bytes
         over a slice at a time, and a read in the middle of the line leaves
-        its tail to be taken for the next answer.
+        its tail to be taken for the next answer. An FX edition that finds no
+        data of its own on the chip says so instead ("# whist error: ..."):
+        that raises EmulatorError.
         """
-        return self.run_until_serial(r"# whist [^\n]*\n", regex=True, max_cycles=max_cycles)
+        ready = self.run_until_serial(r"# whist [^\n]*\n", regex=True, max_cycles=max_cycles)
+        if ready and self.run_until_serial("# whist error: ", max_cycles=0):
+            said = self.serial_read().decode(errors="replace").split("# whist error: ", 1)[1].split("\n")[0]
+            raise EmulatorError(f"{self.hex_path}: {said}: the chip's data image is not this build's (an FX "
+                                "edition runs with the data in its own .arduboy package, from 'make hex')")
+        return ready
 
     def run_until_marker(self, value: int | None = None, max_cycles: int = DEFAULT_MAX_CYCLES) -> tuple[int, int] | None:
         """Run until the firmware writes GPIOR0 (= `value`, or anything if None); return (value, cycle) or None."""
@@ -372,6 +426,14 @@ class Emulator:
         """Fix an ADC channel (MUX5:0) to a voltage, or None for the default noise."""
         self._call("adc_set", channel=channel, volts=volts)
 
+    def fx_read(self, address: int, length: int) -> bytes:
+        """Bytes of the FX chip's memory as they are, past the firmware (a test's view of a save)."""
+        return bytes.fromhex(self._call("fx_read", address=address, length=length)["data"])
+
+    def fx_write(self, address: int, data: bytes) -> None:
+        """Put bytes into the FX chip's memory as they are: to damage a save, or carry one over a power-off."""
+        self._call("fx_write", address=address, data=bytes(data).hex())
+
 
 def _eeprom_hex(data: bytes) -> str:
     if len(data) != EEPROM_BYTES:
@@ -379,9 +441,10 @@ def _eeprom_hex(data: bytes) -> str:
     return bytes(data).hex()
 
 
-def measure_speed(hex_path: str | Path, seconds: float = 2.0, backend: Backend | None = None) -> float:
+def measure_speed(hex_path: str | Path, seconds: float = 2.0, backend: Backend | None = None,
+                  fx: FxImage | None = None) -> float:
     """Emulated cycles per wall-clock second for a firmware (for `make bench`)."""
-    with Emulator(hex_path, backend=backend) as emu:
+    with Emulator(hex_path, backend=backend, fx=fx) as emu:
         emu.run(CLOCK_HZ // 10)  # warm up the JIT
         start_cycles, start = emu.cycles, time.perf_counter()
         cycles = start_cycles
@@ -393,14 +456,14 @@ def measure_speed(hex_path: str | Path, seconds: float = 2.0, backend: Backend |
 def run_emulate(hex_path: str | Path, *, frames: int, ms: float, press: str, serial_in: str | None,
                 screenshot: str | None, gif: str | None, scale: int, eeprom_in: bytes | None,
                 eeprom_out: str | None, usb: str, echo: Callable[[str], None],
-                backend: Backend | None = None) -> None:
+                backend: Backend | None = None, fx: FxImage | None = None) -> None:
     """The `whist emulate` command: run, then write what was asked for; messages go to `echo`.
 
     Serial output is written raw to stdout so it can be piped; everything else
     (summary, markers) goes through `echo`, meant for stderr.
     """
     presses = parse_schedule(press)
-    with Emulator(hex_path, eeprom=eeprom_in, usb=usb, backend=backend) as emu:
+    with Emulator(hex_path, eeprom=eeprom_in, usb=usb, backend=backend, fx=fx) as emu:
         started = time.perf_counter()
         if serial_in:
             emu.serial_write(serial_in.encode().decode("unicode_escape").encode("latin-1"))

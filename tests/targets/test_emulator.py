@@ -7,6 +7,7 @@ scripts/avr-build, so these tests exercise the harness with the same core
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from collections.abc import Callable
@@ -30,17 +31,22 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 @pytest.fixture(scope="session")
-def build(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
-    """Compile a fixture sketch once per session (sharing one archived core); return its .hex."""
+def build(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """Compile a fixture sketch once per session (sharing one archived core); return its .hex.
+
+    ``define``: a macro for a second build of the same sketch (``build("fx", "FX_PE2")``).
+    """
     out = tmp_path_factory.mktemp("avr")
     built: dict[str, Path] = {}
 
-    def hex_of(name: str) -> Path:
-        if name not in built:
-            subprocess.run([str(ROOT / "scripts" / "avr-build"), str(out), name, str(FIXTURES / f"{name}.cpp")],
-                           check=True)
-            built[name] = out / f"{name}.hex"
-        return built[name]
+    def hex_of(name: str, define: str = "") -> Path:
+        target = f"{name}-{define}" if define else name
+        if target not in built:
+            env = {**os.environ, "AVR_FLAGS": f"-D{define}"} if define else None
+            subprocess.run([str(ROOT / "scripts" / "avr-build"), str(out), target, str(FIXTURES / f"{name}.cpp")],
+                           check=True, env=env)
+            built[target] = out / f"{target}.hex"
+        return built[target]
 
     return hex_of
 

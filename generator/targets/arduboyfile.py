@@ -1,0 +1,114 @@
+"""Reading a ``.arduboy`` package: its first binary's hex, device and FX images.
+
+A package is a zip with ``info.json`` (schemaVersion 4 as the community's
+writers emit it): ``binaries[0]`` names the hex in the zip (``filename``),
+the device it is built for (``device``: Arduboy, ArduboyFX or ArduboyMini;
+older packages leave it out and mean Arduboy) and, for an FX game, its
+flash data and save images (``flashdata``, ``flashsave``: files in the
+zip). Players' tools (ProjectABE among them) take only the first binary, so
+FX games ship one package per device; so does this reader.
+
+Every problem is an :class:`ArduboyFileError` whose message is one line
+naming the file and what to do, so a command can print it as it is.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import intelhex
+from .emulator import FX_SELECT, FxImage
+
+DEVICES = ("Arduboy", *FX_SELECT)
+FX_CHIP_BYTES = 16 * 1024 * 1024
+REPACKAGE = "repackage the game"
+
+
+class ArduboyFileError(ValueError):
+    """The file is not a usable .arduboy package; the message says why, in one line."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """A package's first binary: the hex (its file name in the zip and its text), the device, its FX images."""
+
+    name: str
+    hex: str
+    device: str
+    fx: FxImage | None  # None on a plain Arduboy; on an FX device, its chip (empty without flashdata)
+
+
+def read(path: str | Path) -> Program:
+    """The first binary of the package at ``path``; raises ArduboyFileError for anything unusable."""
+    path = Path(path)
+    if path.is_dir():
+        raise ArduboyFileError(f"{path}: a folder, not a file; name the .arduboy package")
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ArduboyFileError(f"{path}: no such file; build the packages with 'make hex' or name another") from None
+    except OSError as e:
+        raise ArduboyFileError(f"{path}: cannot read it ({e.strerror}); check the file") from None
+    if not (raw.startswith(b"PK") or zipfile.is_zipfile(io.BytesIO(raw))):  # a zip cut short still starts "PK"
+        raise ArduboyFileError(f"{path}: not a zip, so not a .arduboy package; give the package 'make hex' "
+                               "writes (a .hex runs without --arduboy)")
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as package:
+            return _program(path, package)
+    except (zipfile.BadZipFile, zlib.error, EOFError):
+        raise ArduboyFileError(f"{path}: a damaged or truncated zip; download or build the package again") from None
+
+
+def _program(path: Path, package: zipfile.ZipFile) -> Program:
+    names = set(package.namelist())
+    if "info.json" not in names:
+        raise ArduboyFileError(f"{path}: a zip without info.json, so not a .arduboy package; {REPACKAGE}")
+    try:
+        info = json.loads(package.read("info.json").decode("utf-8-sig"))
+    except ValueError:
+        raise ArduboyFileError(f"{path}: info.json is not valid JSON; {REPACKAGE}") from None
+    binaries = info.get("binaries") if isinstance(info, dict) else None
+    first = binaries[0] if isinstance(binaries, list) and binaries else None
+    if not isinstance(first, dict) or not isinstance(first.get("filename"), str):
+        raise ArduboyFileError(f'{path}: info.json lists no binary with a "filename" in "binaries"; {REPACKAGE}')
+    device = first.get("device", "Arduboy")
+    if device not in DEVICES:
+        raise ArduboyFileError(f"{path}: {first['filename']} is for device {device!r}, not one of "
+                               f"{', '.join(DEVICES)}; {REPACKAGE}")
+
+    def member(key: str) -> bytes:
+        name = first.get(key)
+        if not isinstance(name, str) or name not in names:
+            raise ArduboyFileError(f"{path}: info.json's {key} {name!r} is not a file in the zip; {REPACKAGE}")
+        return package.read(name)
+
+    name = first["filename"]
+    hex_text = _hex_text(path, name, member("filename"))
+    flash = {key: member(key) for key in ("flashdata", "flashsave") if first.get(key)}
+    if device == "Arduboy":
+        if flash:
+            raise ArduboyFileError(f"{path}: {name} has {' and '.join(flash)} but is for device Arduboy, which has "
+                                   f"no flash chip; {REPACKAGE} for ArduboyFX or ArduboyMini")
+        return Program(name, hex_text, device, None)
+    data, save = flash.get("flashdata", b""), flash.get("flashsave", b"")
+    if len(data) + len(save) > FX_CHIP_BYTES:
+        raise ArduboyFileError(f"{path}: flashdata and flashsave take {len(data) + len(save):,} bytes, more than "
+                               f"the chip's {FX_CHIP_BYTES:,}; {REPACKAGE}")
+    return Program(name, hex_text, device, FxImage(device, data, save))
+
+
+def _hex_text(path: Path, name: str, raw: bytes) -> str:
+    """The binary's Intel HEX, checked: a package whose hex is damaged is refused here."""
+    try:
+        text = raw.decode("ascii")
+        intelhex.parse(text)
+    except UnicodeDecodeError:
+        raise ArduboyFileError(f"{path}: {name} is not a hex file (binary data); {REPACKAGE}") from None
+    except intelhex.HexError as e:
+        raise ArduboyFileError(f"{path}: {name} is not a valid Intel HEX file ({e}); {REPACKAGE}") from None
+    return text
