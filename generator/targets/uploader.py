@@ -1,10 +1,14 @@
-"""`whist upload`: put a game on an Arduboy through its Caterina bootloader (AVR109 over USB serial).
+"""`whist upload`: put a game on an Arduboy through its bootloader (AVR109 over USB serial).
 
-The flow: validate the file first (nothing touches the device before the hex is
-known to be good), find the Arduboy by USB id, reset a running sketch into the
-bootloader with the 1200-baud touch, check it is a Caterina on an ATmega32u4,
-write only the 128-byte pages the program uses, read each back (retrying
-mismatched pages once), then leave the bootloader so the game starts.
+The flow: validate the file first (nothing touches the device before the hex,
+and the package around it, are known to be good), find the Arduboy by USB id,
+reset a running sketch into the bootloader with the 1200-baud touch, identify
+the bootloader (Caterina, 4 KB; or the Arduboy FX's Cathy3K, 3 KB, which also
+reaches the FX flash chip) and refuse what does not fit it, then write only
+the 128-byte pages the program uses and read each back (retrying mismatched
+pages once). An FX game's data and save images then go on the chip, in whole
+64 KB blocks, each read back as it is written (docs/upload.md, fxchip.py).
+Last it leaves the bootloader so the game starts.
 Every failure is an :class:`UploadError` whose message is one line naming the
 thing that failed and the fix; docs/upload.md lists them.
 The machine-facing parts (port listing, the touch, opening) sit behind
@@ -15,32 +19,38 @@ from __future__ import annotations
 
 import errno
 import io
-import json
 import os
 import stat
 import sys
 import time
 import zipfile
-import zlib
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Protocol
 
 import click
 import serial
 
-from . import intelhex
+from . import arduboyfile, fxchip, intelhex
+from .editions import CATERINA_PROGRAM, CATHY3K_PROGRAM, CLASSIC
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
 
+    from .emulator import FxImage
+
 PAGE = 128
-BOOT_START = 0x7000  # the Caterina bootloader owns 0x7000-0x7FFF
 SIGNATURE = bytes([0x87, 0x95, 0x1E])  # ATmega32u4 1E 95 87, sent last byte first
 SKETCH_IDS = {(0x2341, 0x8036), (0x2A03, 0x8036)}
 BOOT_IDS = {(0x2341, 0x0036), (0x2A03, 0x0036)}
 RETRY = "the Arduboy still has its bootloader: press reset and run 'whist upload' within 8 s"
+CHIP_RETRY = "the program is written and verified, the FX chip's data is not: run 'whist upload' again " \
+             "(the bootloader is intact)"
+CLASSIC_HEX = f"distributable/{CLASSIC.stem}.hex"
+# Cathy3K's LED and menu control ('x'): bit 7 keeps the menu buttons off, so a press cannot start
+# another game mid-write; then red, blue or nothing lit (the community's tools use these values).
+LED_WRITING, LED_VERIFYING, LED_DONE = 0xC2, 0xC1, 0x40
 
 
 class UploadError(Exception):
@@ -55,6 +65,8 @@ class Timing:
     boot: float = 10.0  # for the bootloader's port to appear after the touch
     settle: float = 2.0  # for a port that exists but cannot be opened yet
     poll: float = 0.1  # between port listings and open attempts
+    chip: float = 10.0  # for a 64 KB chip block: its erase may take 2 s, its 256 pages 3 ms each (W25Q128 maxima)
+    jedec_gap: float = 0.5  # between the two chip id reads, as the community's tools space them
 
 
 @dataclass(frozen=True)
@@ -103,17 +115,17 @@ class SystemHost:
 
 
 @contextmanager
-def _port_errors(device: str, doing: str) -> Iterator[None]:
+def _port_errors(device: str, doing: str, retry: str = RETRY) -> Iterator[None]:
     """Turn pyserial/OS errors on `device` into UploadErrors that say what to do."""
     try:
         yield
     except OSError as e:  # serial.SerialException is an OSError
-        raise UploadError(_port_message(device, doing, e)) from None
+        raise UploadError(_port_message(device, doing, e, retry)) from None
 
 
-def _port_message(device: str, doing: str, e: OSError) -> str:
+def _port_message(device: str, doing: str, e: OSError, retry: str = RETRY) -> str:
     if isinstance(e, serial.SerialTimeoutException):
-        return f"timeout: {device} accepted no data during {doing}; press reset on the Arduboy and retry within 8 s"
+        return f"timeout: {device} accepted no data during {doing}; {retry}"
     if e.errno == errno.EACCES:
         return (f"permission denied on {device}; on Linux add yourself to the dialout group "
                 "(sudo usermod -aG dialout $USER), log out and in again, then retry")
@@ -122,7 +134,7 @@ def _port_message(device: str, doing: str, e: OSError) -> str:
     kind = _not_a_port(device)
     if kind:
         return f"{device} is {kind}, not a serial port; give the Arduboy's port (such as /dev/ttyACM0) or omit --port"
-    return f"the device on {device} vanished during {doing}; check the cable and reconnect it; {RETRY}"
+    return f"the device on {device} vanished during {doing}; check the cable and reconnect it; {retry}"
 
 
 def _not_a_port(device: str) -> str | None:
@@ -150,32 +162,63 @@ def _not_a_port(device: str) -> str | None:
 
 
 # --- the file --------------------------------------------------------------------------------
-def read_program(path: Path) -> dict[int, bytes]:
-    """The pages a .hex or .arduboy file writes, refused if invalid or if it reaches the bootloader."""
+@dataclass(frozen=True)
+class Game:
+    """What one upload writes: the program's pages and, for an FX game, the images for its chip."""
+
+    name: str  # the file, as messages name it
+    device: str  # Arduboy, ArduboyFX or ArduboyMini: the package's; a bare .hex is for any Arduboy
+    pages: dict[int, bytes]  # 128-byte page address -> page
+    top: int  # the program's last byte address
+    fx: FxImage | None  # set when there is data or a save block to put on the chip
+
+    @property
+    def classic(self) -> bool:
+        return self.device == "Arduboy"
+
+
+def read_game(path: Path) -> Game:
+    """The program (and chip images) a .hex or .arduboy file writes, refused if invalid or if it reaches
+    into every Arduboy bootloader; the bootloader found on the device may refuse it later."""
     if path.is_dir():
         raise UploadError(f"{path}: a folder, not a file; name the .hex or .arduboy to upload")
     if not path.is_file():
         raise UploadError(f"{path}: no such file; build it with 'make hex' or name the .hex to upload")
     try:
         raw = path.read_bytes()
-        zipped = raw.startswith(b"PK") or zipfile.is_zipfile(io.BytesIO(raw))
-        text = _arduboy_hex(path, raw) if zipped else _text(path, raw)
-    except (zipfile.BadZipFile, zlib.error, EOFError):
-        raise UploadError(f"{path}: a damaged or truncated zip, so not a usable .arduboy package; "
-                          "download or build it again") from None
     except OSError as e:
         raise UploadError(f"{path}: cannot read it ({e.strerror}); check the file") from None
+    if zipfile.is_zipfile(io.BytesIO(raw)):
+        return _package(path)
+    if raw.startswith(b"PK"):
+        raise UploadError(f"{path}: a damaged or truncated zip, so not a usable .arduboy package; "
+                          "download or build it again")
+    return _game(str(path), "Arduboy", _text(path, raw), None)
+
+
+def _package(path: Path) -> Game:
+    """A .arduboy package, through arduboyfile, the project's one package reader."""
+    try:
+        program = arduboyfile.read(path)
+    except arduboyfile.ArduboyFileError as e:
+        raise UploadError(str(e)) from None
+    fx = program.fx if program.fx and (program.fx.data or program.fx.save) else None
+    return _game(str(path), program.device, program.hex, fx)
+
+
+def _game(name: str, device: str, text: str, fx: FxImage | None) -> Game:
     try:
         memory = intelhex.parse(text)
     except intelhex.HexError as e:
-        raise UploadError(f"{path}: not a valid Intel HEX file: {e}; rebuild it with 'make hex'") from None
+        raise UploadError(f"{name}: not a valid Intel HEX file: {e}; rebuild it with 'make hex'") from None
     top = max(memory)
-    if top >= BOOT_START:
+    if top >= CATHY3K_PROGRAM:
         raise UploadError(
-            f"{path}: writes at 0x{top:04X}, inside the bootloader (0x7000 and up); "
-            f"the program must fit in {BOOT_START:,} bytes"
+            f"{name}: writes at 0x{top:04X}, inside the bootloader (0x{CATHY3K_PROGRAM:04X} and up even with "
+            f"the 3 KB Cathy3K); the program must fit in {CATHY3K_PROGRAM:,} bytes "
+            f"({CATERINA_PROGRAM:,} with the 4 KB Caterina)"
         )
-    return intelhex.pages(memory, PAGE)
+    return Game(name, device, intelhex.pages(memory, PAGE), top, fx)
 
 
 def _text(name: Path | str, raw: bytes) -> str:
@@ -183,27 +226,6 @@ def _text(name: Path | str, raw: bytes) -> str:
     if b"\0" in raw or not raw.isascii():
         raise UploadError(f"{name}: not a hex file (binary data); give the .hex from 'make hex' or a .arduboy")
     return raw.decode("ascii")
-
-
-def _arduboy_hex(path: Path, raw: bytes) -> str:
-    """The hex inside a .arduboy package: the one info.json names, else the only .hex in it."""
-    with zipfile.ZipFile(io.BytesIO(raw)) as package:
-        names = package.namelist()
-        if "info.json" not in names:
-            raise UploadError(f"{path}: a zip without info.json, so not a .arduboy package")
-        try:
-            info = json.loads(package.read("info.json"))
-        except ValueError:
-            raise UploadError(f"{path}: info.json is not valid JSON; repackage the game") from None
-        binaries = info.get("binaries", []) if isinstance(info, dict) else None
-        if not isinstance(binaries, list) or not all(isinstance(b, dict) for b in binaries):
-            raise UploadError(f'{path}: info.json\'s "binaries" is not a list of entries with a "filename"; '
-                              "repackage the game")
-        named = [b.get("filename") for b in binaries]
-        hexes = [n for n in named if n in names] or [n for n in names if n.lower().endswith(".hex")]
-        if len(hexes) != 1:
-            raise UploadError(f"{path}: holds {len(hexes)} usable .hex files, need exactly one; name it in info.json")
-        return _text(f"{path}:{hexes[0]}", package.read(hexes[0]))
 
 
 # --- finding the bootloader ------------------------------------------------------------------
@@ -253,39 +275,67 @@ def open_port(host: Host, device: str, timing: Timing) -> serial.Serial:
 
 
 # --- the protocol ----------------------------------------------------------------------------
-class Caterina:
-    """AVR109 client for the Caterina bootloader on an open serial port."""
+@dataclass(frozen=True)
+class Kind:
+    """A bootloader as it names itself: what to call it, where it starts (the program's limit), chip commands."""
 
-    def __init__(self, link: serial.Serial, device: str):
-        self.link, self.device = link, device
+    name: str
+    start: int
+    chip: bool
 
-    def ask(self, command: bytes, size: int, what: str) -> bytes:
-        """Send a command, return its `size`-byte reply; vanishing or silence become UploadErrors."""
-        with _port_errors(self.device, what):
+
+def kind_of(ident: bytes, version: bytes) -> Kind:
+    """Told apart as the community's tools do: 'S' CATERIN is the stock 4 KB Caterina; ARDUBOY with 'V' 13 or
+    more is Cathy3K (3 KB, with the chip's commands). An older ARDUBOY has no chip commands and is taken to
+    be 4 KB, the larger, so nothing is written into it."""
+    label = version.decode("ascii", "replace")
+    label = f"v{label[0]}.{label[1]}" if version.isdigit() and len(version) == 2 else repr(version)
+    if ident == b"CATERIN":
+        return Kind(f"Caterina {label}", CATERINA_PROGRAM, False)
+    if version.isdigit() and int(version) >= 13:
+        return Kind(f"Cathy3K {label}", CATHY3K_PROGRAM, True)
+    return Kind(f"Arduboy {label}", CATERINA_PROGRAM, False)
+
+
+class Bootloader:
+    """AVR109 client for the Arduboy's bootloaders on an open serial port, with Cathy3K's chip commands."""
+
+    def __init__(self, link: serial.Serial, device: str, timing: Timing):
+        self.link, self.device, self.timing = link, device, timing
+        self.retry = RETRY  # what to do after a failure; once the program is written, CHIP_RETRY
+
+    def ask(self, command: bytes, size: int, what: str, wait: float | None = None) -> bytes:
+        """Send a command, return its `size`-byte reply within `wait` seconds (else the usual reply time);
+        vanishing or silence become UploadErrors."""
+        with _port_errors(self.device, what, self.retry):
+            if wait:
+                self.link.timeout = self.link.write_timeout = wait
             self.link.write(command)
             reply = self.link.read(size)
+            if wait:
+                self.link.timeout = self.link.write_timeout = self.timing.reply
         if len(reply) < size:
-            raise UploadError(
-                f"timeout: the bootloader on {self.device} stopped answering during {what}; "
-                "press reset on the Arduboy and run 'whist upload' within 8 s"
-            )
+            raise UploadError(f"timeout: the bootloader on {self.device} stopped answering during {what}; "
+                              f"{self.retry}")
         return reply
 
-    def expect(self, command: bytes, reply: bytes, what: str) -> None:
-        got = self.ask(command, len(reply), what)
+    def expect(self, command: bytes, reply: bytes, what: str, wait: float | None = None) -> None:
+        got = self.ask(command, len(reply), what, wait)
         if got != reply:
-            raise UploadError(f"the bootloader on {self.device} answered {got!r} to {what}, not {reply!r}; {RETRY}")
+            raise UploadError(f"the bootloader on {self.device} answered {got!r} to {what}, not {reply!r}; "
+                              f"{self.retry}")
 
-    def check(self) -> None:
-        """Refuse anything but a Caterina bootloader on an ATmega32u4 with 128-byte blocks."""
+    def identify(self) -> Kind:
+        """Which bootloader answers ('S', 'V'); refuse anything but an Arduboy's on an ATmega32u4."""
         with _port_errors(self.device, "connect"):
             self.link.reset_input_buffer()
         ident = self.ask(b"S", 7, "identification")
-        if ident != b"CATERIN":
+        if ident not in (b"CATERIN", b"ARDUBOY"):
             raise UploadError(
-                f"{self.device} is not a Caterina bootloader (it said {ident!r}); "
+                f"{self.device} is not an Arduboy bootloader (Caterina or Cathy3K; it said {ident!r}); "
                 "press reset on the Arduboy and run 'whist upload' within 8 s"
             )
+        kind = kind_of(ident, self.ask(b"V", 2, "the version query"))
         signature = self.ask(b"s", 3, "the signature check")
         if signature != SIGNATURE:
             chip = signature[::-1].hex(" ").upper()
@@ -293,6 +343,7 @@ class Caterina:
                 f"{self.device} has chip signature {chip}, not the ATmega32u4's 1E 95 87; is it an Arduboy?"
             )
         self.expect(b"b", b"Y\x00\x80", "the block size query")
+        return kind
 
     def _address(self, address: int) -> None:
         self.expect(b"A" + (address // 2).to_bytes(2, "big"), b"\r", f"set address 0x{address:04X}")
@@ -305,16 +356,42 @@ class Caterina:
         self._address(address)
         return self.ask(b"g" + PAGE.to_bytes(2, "big") + b"F", PAGE, f"read-back at 0x{address:04X}")
 
+    # Cathy3K's FX chip: 'A' takes a 256-byte page number before a 'C' (chip) block command.
+    def jedec(self) -> bytes:
+        return self.ask(b"j", 3, "the FX chip's id query")
+
+    def led(self, state: int) -> None:
+        self.expect(b"x" + bytes([state]), b"\r", "the LED control")
+
+    def _chip_page(self, address: int) -> None:
+        self.expect(b"A" + (address // fxchip.PAGE).to_bytes(2, "big"), b"\r", f"set chip address 0x{address:06X}")
+
+    def write_chip(self, address: int, data: bytes, what: str) -> None:
+        """Whole pages, 64 KB at most ('B' counts them in one byte, 0 meaning 256); the bootloader erases each
+        64 KB block as it reaches its start."""
+        self._chip_page(address)
+        pages = len(data) // fxchip.PAGE % 256
+        self.expect(b"B" + bytes([pages, 0]) + b"C" + data, b"\r", what, self.timing.chip)
+
+    def read_chip(self, address: int, size: int, what: str) -> bytes:
+        """`size` bytes from a page start, 64 KB a read ('g' counts bytes in 16 bits, 0 meaning 64 KB)."""
+        out = b""
+        for at in range(address, address + size, fxchip.BLOCK):
+            n = min(fxchip.BLOCK, address + size - at)
+            self._chip_page(at)
+            out += self.ask(b"g" + (n % fxchip.BLOCK).to_bytes(2, "big") + b"C", n, what, self.timing.chip)
+        return out
+
     def leave(self) -> None:
         """Exit the bootloader; the game starts about half a second later."""
         self.expect(b"E", b"\r", "exit")
 
 
-def first_difference(address: int, wrote: bytes, read: bytes) -> str | None:
+def first_difference(address: int, wrote: bytes, read: bytes, digits: int = 4) -> str | None:
     """'0xADDR (wrote XX, read YY)' for the first differing byte of a page, or None if equal."""
     for i, (w, r) in enumerate(zip(wrote, read)):
         if w != r:
-            return f"0x{address + i:04X} (wrote {w:02X}, read {r:02X})"
+            return f"0x{address + i:0{digits}X} (wrote {w:02X}, read {r:02X})"
     return None
 
 
@@ -323,8 +400,65 @@ def _bar(label: str, length: int) -> ProgressBar[int]:
     return click.progressbar(length=length, label=label, file=sys.stderr)
 
 
-def flash(boot: Caterina, program: dict[int, bytes]) -> None:
-    """Write the pages, verify them all, rewrite and re-verify mismatches once, then exit the bootloader."""
+# --- what the bootloader found allows --------------------------------------------------------
+def check_program(game: Game, kind: Kind, device: str) -> None:
+    """Refuse, before anything is written, a program that reaches into the bootloader found."""
+    if game.top < kind.start:
+        return
+    fix = (f"for this Arduboy upload the classic edition, {CLASSIC_HEX}" if not game.classic
+           else "it needs the 3 KB Cathy3K bootloader of an Arduboy FX or Mini")
+    raise UploadError(f"{game.name}: the program reaches 0x{game.top:04X}, past the {kind.start:,} bytes the "
+                      f"{kind.name} bootloader on {device} leaves it; nothing was written; {fix}")
+
+
+def chip_bytes(boot: Bootloader, game: Game, kind: Kind) -> int:
+    """The FX chip's size from its JEDEC id, read twice as the community's tools do: a chip answers the same
+    twice; no chip reads 00 00 00 or FF FF FF, a floating bus differs."""
+    nothing_written = f"nothing was written; for this Arduboy upload the classic edition, {CLASSIC_HEX}"
+    if not kind.chip:
+        raise UploadError(f"{game.name} is an {game.device} game with data for the FX flash chip, and the "
+                          f"{kind.name} bootloader on {boot.device} cannot reach a chip: this is an Arduboy "
+                          f"without FX; {nothing_written}")
+    first = boot.jedec()
+    time.sleep(boot.timing.jedec_gap)
+    second = boot.jedec()
+    size = fxchip.capacity(first) if first == second else None
+    if size is None:
+        ids = " then ".join(dict.fromkeys(i.hex(" ").upper() for i in (first, second)))
+        raise UploadError(f"no FX flash chip answers on {boot.device} (chip id {ids}): an Arduboy without FX, "
+                          f"and {game.name} is an {game.device} game with data for the chip; {nothing_written}")
+    return size
+
+
+@dataclass(frozen=True)
+class ChipPlan:
+    """The chip blocks to write, where the data and save block land, and whether the player's saves are kept."""
+
+    layout: fxchip.Layout
+    blocks: list[tuple[int, bytes]]
+    kept: bool
+
+
+def plan_chip(boot: Bootloader, game: Game, fx: FxImage, kind: Kind, keep_saves: bool) -> ChipPlan:
+    """Where the images go on this chip, and the blocks to write, read before anything is written: the chip's
+    bytes before the data in the first block, and its save block, kept if it holds this game's saves."""
+    size = chip_bytes(boot, game, kind)
+    plan = fxchip.layout(fx.data, fx.save, size)
+    if not plan.fits:
+        raise UploadError(f"{game.name}: its FX data and save block take {len(plan.data) + len(plan.save):,} "
+                          f"bytes, more than the {size:,} bytes of the chip on {boot.device}; nothing was written; "
+                          "it needs an Arduboy FX with a bigger chip (16 MB)")
+    saves = boot.read_chip(plan.save_page * fxchip.PAGE, len(plan.save), "the save block's read")
+    kept = keep_saves and fxchip.holds_saves(saves)
+    if kept:
+        plan = replace(plan, save=saves)
+    lead = boot.read_chip(plan.first_block, plan.lead, "the read of the chip before the data")
+    return ChipPlan(plan, fxchip.blocks(plan, lead), kept)
+
+
+# --- writing ---------------------------------------------------------------------------------
+def flash_program(boot: Bootloader, program: dict[int, bytes]) -> None:
+    """Write the pages, verify them all, rewrite and re-verify mismatches once."""
     with _bar("Writing  ", len(program)) as bar:
         for address, data in program.items():
             boot.write_page(address, data)
@@ -341,27 +475,67 @@ def flash(boot: Caterina, program: dict[int, bytes]) -> None:
         where = first_difference(address, program[address], boot.read_page(address))
         if where:
             raise UploadError(f"verify failed at {where} on {boot.device}, even after rewriting; {RETRY}")
-    boot.leave()
 
 
-def upload(path: Path, port: str | None, host: Host, timing: Timing, say: Callable[[str], None]) -> None:
+def flash_chip(boot: Bootloader, plan: ChipPlan) -> None:
+    """Write each 64 KB block and read it back at once, as the community's tools do; a block that differs is
+    written once more. Failures from here on say the program is done."""
+    boot.retry = CHIP_RETRY
+    with _bar("FX chip  ", len(plan.blocks)) as bar:
+        for n, (address, data) in enumerate(plan.blocks, 1):
+            _chip_block(boot, address, data, f"FX chip block {n} of {len(plan.blocks)} at 0x{address:06X}")
+            bar.update(1)
+    boot.led(LED_DONE)
+
+
+def _chip_block(boot: Bootloader, address: int, data: bytes, what: str) -> None:
+    for _ in range(2):
+        boot.led(LED_WRITING)
+        boot.write_chip(address, data, f"the write of {what}")
+        boot.led(LED_VERIFYING)
+        got = boot.read_chip(address, len(data), f"the read-back of {what}")
+        if got == data:
+            return
+    raise UploadError(f"verify failed on the FX chip at {first_difference(address, data, got, 6)} on "
+                      f"{boot.device}, even after rewriting its block; {CHIP_RETRY}")
+
+
+def _done(game: Game, plan: ChipPlan | None, device: str, seconds: float) -> str:
+    size = len(game.pages) * PAGE
+    chip = ""
+    if plan:
+        saves = ("" if not plan.layout.save else ", the saved games on it kept" if plan.kept
+                 else ", a blank save block")
+        chip = (f" and {len(plan.blocks) * fxchip.BLOCK:,} bytes of the FX chip (data at page "
+                f"0x{plan.layout.data_page:04X}{saves})")
+    edition = "" if game.classic else f" for an {game.device}"
+    return (f"ok: wrote and verified {size:,} bytes ({len(game.pages)} pages){chip}{edition} on {device} "
+            f"in {seconds:.1f} s; the game is starting")
+
+
+def upload(path: Path, port: str | None, host: Host, timing: Timing, say: Callable[[str], None],
+           keep_saves: bool = True) -> None:
     """The whole flow; raises UploadError with the message to show."""
-    program = read_program(path)
+    game = read_game(path)
     device = find_port(host, port, timing)
     started = time.monotonic()
     with open_port(host, device, timing) as link:
-        boot = Caterina(link, device)
-        boot.check()
-        flash(boot, program)
-    size = len(program) * PAGE
-    say(f"ok: wrote and verified {size:,} bytes ({len(program)} pages) on {device} "
-        f"in {time.monotonic() - started:.1f} s; the game is starting")
+        boot = Bootloader(link, device, timing)
+        kind = boot.identify()
+        check_program(game, kind, device)
+        plan = plan_chip(boot, game, game.fx, kind, keep_saves) if game.fx else None
+        flash_program(boot, game.pages)
+        if plan:
+            flash_chip(boot, plan)
+        boot.leave()
+    say(_done(game, plan, device, time.monotonic() - started))
 
 
-def run(file: str, port: str | None, host: Host | None = None, timing: Timing = Timing()) -> int:
+def run(file: str, port: str | None, host: Host | None = None, timing: Timing = Timing(),
+        keep_saves: bool = True) -> int:
     """CLI entry: upload and return the exit status, printing any error as one 'error: ...' line."""
     try:
-        upload(Path(file), port, host or SystemHost(), timing, click.echo)
+        upload(Path(file), port, host or SystemHost(), timing, click.echo, keep_saves)
     except UploadError as e:
         click.echo(f"error: {e}", err=True)
         return 1

@@ -52,7 +52,7 @@ FILES: dict[str, bytes] = {
     "binary.hex": bytes(range(256)),
     "badsum.hex": b":020000000000FF\n:00000001FF\n",
     "junk.bin": random.Random(34).randbytes(100),
-    "boot.hex": (hex_record(0x7000, b"\x00\x01") + ":00000001FF\n").encode(),
+    "boot.hex": (hex_record(0x7400, b"\x00\x01") + ":00000001FF\n").encode(),
     "fake.elf": b"\x7fELF" + bytes(60),
     "trace.txt": b"game v1 seed=1 deck=52 scoring=last13 target=10 p0=greedy p1=greedy\nhand 1 dealer=9\n",
     "garbage.trace": b"\xff\xfe\x00garbage",

@@ -1,11 +1,18 @@
-"""A simulated Caterina bootloader on a pseudo-terminal, so the uploader is tested without hardware.
+"""A simulated Arduboy bootloader on a pseudo-terminal, so the uploader is tested without hardware.
 
-It answers the AVR109 subset the Arduboy's bootloader implements (see
-docs/upload.md and the platform reference), keeps a 32 KiB flash image whose
-bootloader area (0x7000 and up) is write-protected like the real lock bits, and
-can inject the faults a real upload meets: the device vanishing, a read-back
-that differs from what was written, a bootloader that stops answering.
-It never touches DTR/RTS: pyserial cannot set them on a pty (errno 25).
+Two bootloaders: the stock Caterina (4 KB at 0x7000) and the Arduboy FX's
+Cathy3K (3 KB at 0x7400, `cathy3k=True`), with the FX flash chip behind it.
+It answers the AVR109 subset each implements (see docs/upload.md and the
+platform reference), keeps a 32 KiB program flash whose bootloader area is
+write-protected (Caterina's by the lock bits; Cathy3K's in its own code,
+which acknowledges a write at or above 0x7400 and skips it), and in Cathy3K
+mode a sparse 16 MB W25Q128: 'j' its JEDEC id, 'x' the LEDs, 'A' a 256-byte
+page number for 'C', 'B'/'g' with 'C' writing whole pages (erasing a 64 KB
+block as a write reaches its first page; programming only clears bits, as
+NOR flash does) and reading any length from a page start.
+It can inject the faults a real upload meets: the device vanishing, a
+read-back that differs from what was written, a bootloader that stops
+answering. It never touches DTR/RTS: pyserial cannot set them on a pty (errno 25).
 """
 
 from __future__ import annotations
@@ -17,11 +24,17 @@ import tty
 from dataclasses import dataclass
 
 FLASH_SIZE = 0x8000
-BOOT_START = 0x7000
+BOOT_START = 0x7000  # Caterina's
+CATHY3K_START = 0x7400
 PAGE = 128
 SIGNATURE = bytes([0x87, 0x95, 0x1E])  # ATmega32u4, last byte first
 FUSES = {b"r": 0x2F, b"F": 0xFF, b"N": 0xD8, b"Q": 0xCB}  # lock, low, high, extended
 OK = b"\r"
+W25Q128 = bytes([0xEF, 0x40, 0x18])  # Winbond, SPI NOR, 2^24 bytes
+CHIP_SIZE = 1 << 24
+CHIP_PAGE = 256
+CHIP_BLOCK = 1 << 16
+ERASED = b"\xff" * CHIP_BLOCK
 
 
 class _Stopped(Exception):
@@ -30,23 +43,38 @@ class _Stopped(Exception):
 
 @dataclass
 class Faults:
-    """Faults to inject; a (command, n) pair triggers on the n-th (0-based) time that command arrives."""
+    """Faults to inject; a (command, n) pair triggers on the n-th (0-based) time that command arrives
+    ('B' and 'g' count program and chip blocks alike)."""
 
     drop: tuple[bytes, int] | None = None  # vanish: close the connection instead of answering
     stall: tuple[bytes, int] | None = None  # go silent: read on, never answer again
     corrupt: tuple[int, int] | None = None  # (byte address, times): flip bit 0 there in that many read-backs
+    chip_corrupt: tuple[int, int] | None = None  # the same for a chip address
 
 
 class CaterinaSim:
-    """The bootloader, served from a thread on the master side of a pty; `port` is the slave's path."""
+    """The bootloader, served from a thread on the master side of a pty; `port` is the slave's path.
 
-    def __init__(self, faults: Faults | None = None, ident: bytes = b"CATERIN", signature: bytes = SIGNATURE):
+    `jedec`: Cathy3K's answers to 'j' in turn, the last repeated (a chipless bus reads 00 or FF, or noise)."""
+
+    def __init__(self, faults: Faults | None = None, ident: bytes | None = None, signature: bytes = SIGNATURE,
+                 cathy3k: bool = False, jedec: tuple[bytes, ...] = (W25Q128,)):
         self.faults = faults or Faults()
-        self.ident, self.signature = ident, signature
-        self.flash = bytearray([0xFF]) * BOOT_START + bytes(range(256)) * ((FLASH_SIZE - BOOT_START) // 256)
-        self.log: list[tuple[bytes, int]] = []  # (command, byte address when it arrived)
+        self.cathy3k = cathy3k
+        self.ident = ident or (b"ARDUBOY" if cathy3k else b"CATERIN")
+        self.version = b"21" if cathy3k else b"10"
+        self.signature = signature
+        self.boot_start = CATHY3K_START if cathy3k else BOOT_START
+        bootloader = FLASH_SIZE - self.boot_start
+        self.flash = bytearray([0xFF]) * self.boot_start + bytes(range(256)) * (bootloader // 256)
+        self.chip: dict[int, bytearray] = {}  # 64 KB block number -> its bytes; blocks never written are erased
+        self.jedec = list(jedec)
+        self.leds: list[int] = []  # each 'x' state, in order
+        self.log: list[tuple[bytes, int]] = []  # (command, program byte address when it arrived)
+        self.chip_log: list[tuple[bytes, int, int]] = []  # ('B' or 'g', chip byte address, bytes)
         self.exited = False
-        self._address = 0
+        self._commands = {**self._HANDLERS, **self._CATHY3K} if cathy3k else self._HANDLERS
+        self._address = 0  # as 'A' set it: a word address for 'F', a page number for 'C'
         self._counts: dict[bytes, int] = {}
         self._silent = False
         self._stop = threading.Event()
@@ -71,8 +99,33 @@ class CaterinaSim:
         os.close(self._slave)
 
     def writes(self) -> list[int]:
-        """Byte addresses of the flash blocks written, in order."""
+        """Byte addresses of the program flash blocks written, in order."""
         return [at for cmd, at in self.log if cmd == b"B"]
+
+    def chip_writes(self) -> list[int]:
+        """Chip addresses of the chip blocks written, in order."""
+        return [at for cmd, at, _ in self.chip_log if cmd == b"B"]
+
+    # --- the chip ----------------------------------------------------------------------------
+    def chip_read(self, address: int, n: int) -> bytes:
+        """n bytes from `address` on, wrapping at the chip's end as its read command does."""
+        out = bytearray()
+        while len(out) < n:
+            block, offset = divmod((address + len(out)) % CHIP_SIZE, CHIP_BLOCK)
+            out += self.chip.get(block, ERASED)[offset:offset + n - len(out)]
+        return bytes(out)
+
+    def preload(self, address: int, data: bytes) -> None:
+        """Put bytes on the chip as if written long ago (a test's starting state; within one block)."""
+        block, offset = divmod(address, CHIP_BLOCK)
+        self.chip.setdefault(block, bytearray(ERASED))[offset:offset + len(data)] = data
+
+    def _program(self, page: int, data: bytes) -> None:
+        """A page program: bits go from 1 to 0 only."""
+        block, offset = divmod(page * CHIP_PAGE, CHIP_BLOCK)
+        stored = self.chip.setdefault(block, bytearray(ERASED))
+        old = int.from_bytes(stored[offset:offset + CHIP_PAGE], "big")
+        stored[offset:offset + CHIP_PAGE] = (old & int.from_bytes(data, "big")).to_bytes(CHIP_PAGE, "big")
 
     # --- transport -------------------------------------------------------------------------
     def _close_master(self) -> None:
@@ -103,13 +156,14 @@ class CaterinaSim:
                 cmd = self._read(1)
                 if self._fault(cmd):
                     continue
-                self.log.append((cmd, self._address))
-                handler = self._HANDLERS.get(cmd)
+                if cmd not in (b"B", b"g"):  # those log themselves, once their memory is known
+                    self.log.append((cmd, self._address * 2))
+                handler = self._commands.get(cmd)
                 if handler is not None:
                     handler(self)
                 elif cmd != b"\x1b":  # ESC syncs, with no reply
                     self._send(b"?")
-        except _Stopped:
+        except (_Stopped, OSError):  # OSError: the client closed the pty mid-reply
             pass
 
     def _fault(self, cmd: bytes) -> bool:
@@ -123,44 +177,95 @@ class CaterinaSim:
         return False
 
     def _set_address(self) -> None:
-        self._address = int.from_bytes(self._read(2), "big") * 2  # word address
+        self._address = int.from_bytes(self._read(2), "big")
         self._send(OK)
 
-    def _write_block(self) -> None:
+    def _header(self) -> tuple[int, bytes] | None:
+        """A block command's length and memory type; None (answered '?') for one this bootloader lacks."""
         size, memory = int.from_bytes(self._read(2), "big"), self._read(1)
-        if memory != b"F" or size > PAGE:
-            self._send(b"?")
+        if memory == b"F" or (memory == b"C" and self.cathy3k):
+            return size, memory
+        self._send(b"?")
+        return None
+
+    def _write_block(self) -> None:
+        header = self._header()
+        if header is None:
             return
-        data = self._read(size)
-        start = self._address
+        size, memory = header
+        if memory == b"C":
+            self._write_chip(size)
+        elif size > PAGE:
+            self._send(b"?")
+        else:
+            self._write_flash(self._read(size))
+
+    def _write_flash(self, data: bytes) -> None:
+        start = self._address * 2
+        self.log.append((b"B", start))
         page = start - start % PAGE
-        if page < BOOT_START:  # the lock bits protect the bootloader section
+        if page < self.boot_start:  # Caterina's lock bits, Cathy3K's own check: acknowledged, not written
             self.flash[page:page + PAGE] = b"\xff" * PAGE
-            self.flash[start:start + size] = data
-        self._address += size
+            self.flash[start:start + len(data)] = data
+        self._address += len(data) // 2
+        self._send(OK)
+
+    def _write_chip(self, size: int) -> None:
+        """Length high byte: pages (0 = 256); low byte: the first page's bytes, 0 (a whole page) in practice."""
+        if size & 0xFF:
+            self._send(b"?")  # the real one would write a short first page; no client here sends one
+            return
+        pages = size >> 8 or 256
+        data = self._read(pages * CHIP_PAGE)
+        self.chip_log.append((b"B", self._address * CHIP_PAGE, len(data)))
+        for i in range(pages):
+            page = (self._address + i) & 0xFFFF
+            if page % (CHIP_BLOCK // CHIP_PAGE) == 0:  # 0xD8 at a block's start
+                self.chip.pop(page * CHIP_PAGE // CHIP_BLOCK, None)
+            self._program(page, data[i * CHIP_PAGE:(i + 1) * CHIP_PAGE])
+        self._address = (self._address + pages) & 0xFFFF
         self._send(OK)
 
     def _read_block(self) -> None:
-        size, memory = int.from_bytes(self._read(2), "big"), self._read(1)
-        if memory != b"F":
-            self._send(b"?")
+        header = self._header()
+        if header is None:
             return
-        start = self._address
-        data = bytearray(self.flash[start:start + size])
-        corrupt = self.faults.corrupt
-        if corrupt and corrupt[1] > 0 and start <= corrupt[0] < start + size:
-            data[corrupt[0] - start] ^= 0x01
-            self.faults.corrupt = (corrupt[0], corrupt[1] - 1)
-        self._address += size
+        size, memory = header
+        if memory == b"C":  # 0 means 64 KB; the page address stays where it was
+            start, size = self._address * CHIP_PAGE, size or CHIP_BLOCK
+            self.chip_log.append((b"g", start, size))
+            data = bytearray(self.chip_read(start, size))
+            self.faults.chip_corrupt = self._corrupt(data, start, self.faults.chip_corrupt)
+        else:
+            start = self._address * 2
+            self.log.append((b"g", start))
+            data = bytearray(self.flash[start:start + size])
+            self.faults.corrupt = self._corrupt(data, start, self.faults.corrupt)
+            self._address += size // 2
         self._send(bytes(data))
 
+    @staticmethod
+    def _corrupt(data: bytearray, start: int, fault: tuple[int, int] | None) -> tuple[int, int] | None:
+        """Flip bit 0 of the faulted byte if it is in `data`; the fault with one time fewer."""
+        if fault and fault[1] > 0 and start <= fault[0] < start + len(data):
+            data[fault[0] - start] ^= 0x01
+            return fault[0], fault[1] - 1
+        return fault
+
     def _chip_erase(self) -> None:
-        self.flash[:BOOT_START] = b"\xff" * BOOT_START
+        self.flash[:self.boot_start] = b"\xff" * self.boot_start
         self._send(OK)
 
     def _with_argument(self) -> None:
         self._read(1)
         self._send(OK)
+
+    def _led(self) -> None:
+        self.leds.append(self._read(1)[0])
+        self._send(OK)
+
+    def _jedec(self) -> None:
+        self._send(self.jedec.pop(0) if len(self.jedec) > 1 else self.jedec[0])
 
     def _exit(self) -> None:
         self.exited = True  # before the reply, so a client that got it sees the state
@@ -168,7 +273,7 @@ class CaterinaSim:
 
     _HANDLERS = {
         b"S": lambda self: self._send(self.ident),
-        b"V": lambda self: self._send(b"10"),
+        b"V": lambda self: self._send(self.version),
         b"s": lambda self: self._send(self.signature),
         b"b": lambda self: self._send(b"Y\x00\x80"),
         b"p": lambda self: self._send(b"S"),
@@ -184,6 +289,15 @@ class CaterinaSim:
         b"e": _chip_erase,
         b"E": _exit,
         **{cmd: (lambda value: lambda self: self._send(bytes([value])))(v) for cmd, v in FUSES.items()},
+    }
+    # Cathy3K: 'p', 'a' and 'e' removed, an empty device list, the chip's id and the LEDs.
+    _CATHY3K = {
+        b"p": lambda self: self._send(b"?"),
+        b"a": lambda self: self._send(b"?"),
+        b"e": lambda self: self._send(b"?"),
+        b"t": lambda self: self._send(b"\x00"),
+        b"j": _jedec,
+        b"x": _led,
     }
 
 
