@@ -49,10 +49,12 @@ $(NODE_STAMP): emulator/package-lock.json
 test: $(STAMP) $(NODE_STAMP) toolchain
 	$(PY) -m pytest -q -rs -n $(JOBS) --dist loadgroup
 
-# Long cross-test: SEEDS games over every variant, engine vs emulated firmware
+# Long cross-test: SEEDS games over every variant, engine vs emulated firmware, the classic
+# edition and then the FX edition from its package, its data on the emulated chip
 # (`make crosstest EMULATOR=projectabe SEEDS=1000` in ProjectABE).
 crosstest: hex $(NODE_STAMP)
 	$(WHIST) crosstest --games $(SEEDS) --hex distributable/Whist.hex --emulator $(EMULATOR)
+	$(WHIST) crosstest --games $(SEEDS) --arduboy distributable/ArduboyFX/WhistFX.arduboy --emulator $(EMULATOR)
 
 # Easy and Hard on both seats, single hands (their searches dominate: about 10 games a minute).
 crosstest-ai: hex $(NODE_STAMP)
@@ -61,6 +63,7 @@ crosstest-ai: hex $(NODE_STAMP)
 # The README's pictures, taken from the real hex in the emulator (generator/targets/screenshots.py).
 screenshots: hex $(NODE_STAMP)
 	$(PY) -m generator.targets.screenshots distributable/Whist.hex docs/screenshots --emulator $(EMULATOR)
+	$(PY) -m generator.targets.screenshots --fx distributable/ArduboyFX/WhistFX.arduboy docs/screenshots --emulator projectabe
 
 # The slow UI runs: a Classic game through the buttons, 100,000 frames of weighted random
 # buttons (hands and games finished, stack headroom and the EEPROM system bytes checked);
@@ -80,6 +83,8 @@ bench-ai: $(STAMP)
 clean:
 	rm -rf build .pytest_cache
 
+# make upload [FILE=distributable/ArduboyFX/WhistFX.arduboy] [PORT=/dev/ttyACM0]: FILE defaults to
+# distributable/Whist.hex, the classic edition, which runs on every Arduboy.
 .PHONY: upload
 upload: hex
-	$(WHIST) upload $(if $(PORT),--port $(PORT))
+	$(WHIST) upload $(FILE) $(if $(PORT),--port $(PORT))

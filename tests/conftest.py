@@ -79,6 +79,21 @@ def firmware_elf(firmware_dist) -> Path:
 
 
 @pytest.fixture(scope="session")
+def fx_hex(firmware_dist) -> Path:
+    """The FX edition's hex (for the Arduboy FX: the chip on PD1), once per session."""
+    return firmware_dist / "ArduboyFX" / "WhistFX.hex"
+
+
+@pytest.fixture(scope="session")
+def fx_image(firmware_dist):
+    """The FX edition's data and save images as the emulated Arduboy FX's chip holds them."""
+    from generator.targets.emulator import FxImage
+
+    folder = firmware_dist / "ArduboyFX"
+    return FxImage("ArduboyFX", (folder / "WhistFX-data.bin").read_bytes(), (folder / "WhistFX-save.bin").read_bytes())
+
+
+@pytest.fixture(scope="session")
 def projectabe():
     """The ProjectABE back-end (generator/targets/projectabe.py finds its build); skipped, with why, without one."""
     from generator.targets.emulator import EmulatorError, backend

@@ -5,7 +5,11 @@ from __future__ import annotations
 import errno
 import os
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +17,9 @@ from .. import __version__
 from ..ai.players import PLAYERS
 from ..engine.rules import FIRST_TARGET, MAX_TARGET, SCORINGS
 from .terminal import FIRST, LEVELS
+
+if TYPE_CHECKING:
+    from ..targets.emulator import FxImage
 
 U32 = click.IntRange(0, 0xFFFFFFFF)
 
@@ -47,6 +54,36 @@ def emulator_options(f):
     f = click.option("--emulator", type=click.Choice(["avr8js", "projectabe"]), default="avr8js", show_default=True,
                      help="avr8js: our cycle-counted harness; projectabe: ProjectABE's own code, as players run it.")(f)
     return f
+
+
+def arduboy_option(f):
+    """--arduboy FILE: run a .arduboy package's first binary, with its FX data and save on the emulated chip."""
+    return click.option("--arduboy", "arduboy_file", metavar="FILE", default=None,
+                        help="Run this .arduboy package instead of a hex: its first binary, with its flash data "
+                             "and save on the emulated FX chip.")(f)
+
+
+@contextmanager
+def firmware(hex_path: str | None, arduboy_file: str | None) -> Iterator[tuple[Path, FxImage | None]]:
+    """The hex to run and its FxImage (or None): ``hex_path``, or the package's hex in a temporary file."""
+    from ..targets.arduboyfile import ArduboyFileError, read
+
+    if arduboy_file is None:
+        yield Path(hex_path), None
+        return
+    try:
+        program = read(arduboy_file)
+    except ArduboyFileError as e:
+        fail(e)
+    from ..targets.emulator import EmulatorError
+
+    with tempfile.TemporaryDirectory(prefix="whist-") as folder:
+        hex_file = Path(folder) / Path(program.name).name
+        hex_file.write_bytes(program.hex.encode("ascii"))
+        try:
+            yield hex_file, program.fx
+        except EmulatorError as e:  # named as the user gave it, not as the temporary file
+            raise EmulatorError(str(e).replace(str(hex_file), f"{arduboy_file} ({program.name})")) from None
 
 
 def chosen_backend(emulator: str, projectabe_dir: str | None, any_build: bool):
@@ -298,19 +335,22 @@ def bench(seconds: float, hex_path: str | None, think_hands: int, elf_path: str 
 @main.command()
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=1000, show_default=True,
               help="Games to compare, spread over every deck, scoring, target and seating.")
-@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default="distributable/Whist.hex",
-              show_default=True, help="Firmware to run in the emulator.")
+@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Firmware to run in the emulator (default: distributable/Whist.hex).")
+@arduboy_option
 @click.option("--first-seed", type=click.IntRange(0), default=1, show_default=True, help="Index of the first game.")
 @click.option("--players", default=None, help="Comma-separated device players to seat (default: all of them).")
 @click.option("--single-hand", is_flag=True, help="Play single hands (target 0) instead of cycling the targets.")
 @emulator_options
-def crosstest(games: int, hex_path: str, first_seed: int, players: str | None, single_hand: bool,
-              emulator: str, projectabe_dir: str | None, any_build: bool) -> None:
+def crosstest(games: int, hex_path: str | None, arduboy_file: str | None, first_seed: int, players: str | None,
+              single_hand: bool, emulator: str, projectabe_dir: str | None, any_build: bool) -> None:
     """Play the same seeds in the engine and in the emulated firmware and diff the traces."""
     from ..targets import crosstest as ct
     from ..targets.emulator import EmulatorError
     from ..ai.players import DEVICE_PLAYERS
 
+    if hex_path and arduboy_file:
+        raise click.UsageError("give --hex or --arduboy, not both")
     seats = tuple(players.split(",")) if players else DEVICE_PLAYERS
     unknown = [p for p in seats if p not in DEVICE_PLAYERS]
     if unknown:
@@ -318,9 +358,13 @@ def crosstest(games: int, hex_path: str, first_seed: int, players: str | None, s
                                  param_hint="--players")
     cases = list(ct.cases(games, players=seats, first_seed=first_seed, targets=(0,) if single_hand else ct.TARGETS))
     chosen = chosen_backend(emulator, projectabe_dir, any_build)
+    hex_path = hex_path or "distributable/Whist.hex"
+    if not arduboy_file and not os.path.isfile(hex_path):
+        fail(f"--hex {hex_path}: no such file; build it with 'make hex' or give --hex or --arduboy")
     try:
-        with click.progressbar(length=len(cases), label=f"cross-test ({emulator})", file=sys.stderr) as bar:
-            report = ct.run(Path(hex_path), cases, lambda case, diff: bar.update(1), backend=chosen)
+        with firmware(hex_path, arduboy_file) as (hex_file, fx), \
+                click.progressbar(length=len(cases), label=f"cross-test ({emulator})", file=sys.stderr) as bar:
+            report = ct.run(hex_file, cases, lambda case, diff: bar.update(1), backend=chosen, fx=fx)
     except EmulatorError as e:
         fail(e)
     click.echo(f"{emulator}: {report.games} games, {report.differing} differing in {report.seconds:,.0f} s, "
@@ -333,13 +377,18 @@ def crosstest(games: int, hex_path: str, first_seed: int, players: str | None, s
 @main.command()
 @click.argument("file", default="distributable/Whist.hex")
 @click.option("--port", metavar="PORT", default=None, help="Serial port (found by USB id if omitted).")
-def upload(file: str, port: str | None) -> None:
+@click.option("--erase-saves", is_flag=True,
+              help="FX games: write the package's blank save block even over this game's saves on the chip.")
+def upload(file: str, port: str | None, erase_saves: bool) -> None:
     """Upload FILE (.hex or .arduboy; default distributable/Whist.hex) to an Arduboy over USB.
 
     \b
     One command: it finds the Arduboy by USB id, resets the running game into
     the bootloader (1200-baud touch), writes and verifies the pages, then
     starts the game. Nothing is sent to the device unless FILE is valid.
+    An FX edition's package (distributable/ArduboyFX/WhistFX.arduboy, or
+    ArduboyMini/WhistMini.arduboy) also puts its data on the Arduboy FX's
+    flash chip, keeping the saved games already there.
 
     \b
     Recovery (the game hangs or the Arduboy is not found): hold UP while
@@ -351,7 +400,7 @@ def upload(file: str, port: str | None) -> None:
     """
     from ..targets.uploader import run
 
-    sys.exit(run(file, port))
+    sys.exit(run(file, port, keep_saves=not erase_saves))
 
 
 @main.command()
@@ -359,14 +408,17 @@ def upload(file: str, port: str | None) -> None:
               show_default=True, help="Directory for the generated C++.")
 @click.option("--assets", type=click.Path(file_okay=False, path_type=Path), default=Path("assets"),
               show_default=True, help="Directory of the PNG art.")
-def generate(out: Path, assets: Path) -> None:
-    """Write the generated C++ (game core, sprites) into OUT."""
+@click.option("--edition", type=click.Choice(["classic", "fx"]), default="classic", show_default=True,
+              help="fx: the FX and Mini editions' sources, their texts and sprites on the chip, with its data "
+                   "and save images (fxdata*.bin).")
+def generate(out: Path, assets: Path, edition: str) -> None:
+    """Write the generated C++ (game core, sprites, texts) into OUT."""
     from ..codegen import generate_all
     from ..codegen.sprites import SpriteError
 
     output_folder(out, "--out")
     try:
-        files = generate_all(out, assets)
+        files = generate_all(out, assets, fx=edition == "fx")
     except SpriteError as e:
         fail(e)
     click.echo(f"wrote {len(files)} files to {out}")
@@ -376,9 +428,10 @@ def generate(out: Path, assets: Path) -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build"),
               show_default=True, help="Directory for generated sources and objects.")
 @click.option("--dist", type=click.Path(file_okay=False, path_type=Path), default=Path("distributable"),
-              show_default=True, help="Where Whist.hex and Whist.arduboy go.")
+              show_default=True, help="Where Whist.hex and Whist.arduboy go, and the FX and Mini editions "
+                                      "(ArduboyFX/, ArduboyMini/).")
 def build(out: Path, dist: Path) -> None:
-    """Build the firmware from the repository root: generate, compile, check size, package."""
+    """Build every edition from the repository root: generate, compile, check size, measure the stack, package."""
     from ..targets.package import BuildError, build as run_build
     from ..codegen.sprites import SpriteError
 
@@ -494,7 +547,8 @@ def output_file(path: str | None, option: str) -> None:
 
 
 @main.command()
-@click.argument("hex_file", metavar="HEX", type=click.Path(exists=True, dir_okay=False))
+@click.argument("hex_file", metavar="HEX", required=False, type=click.Path(exists=True, dir_okay=False))
+@arduboy_option
 @click.option("--frames", type=click.IntRange(0), default=60, show_default=True, help="Display frames to run.")
 @click.option("--ms", type=click.FloatRange(0), default=0, help="Emulated milliseconds to run after the frames.")
 @click.option("--press", default="", metavar="SCHEDULE",
@@ -508,19 +562,24 @@ def output_file(path: str | None, option: str) -> None:
 @click.option("--usb", type=click.Choice(["minimal", "full", "none"]), default="minimal", show_default=True,
               help="Host enumeration: minimal opens Serial; full is Linux-like; none never attaches (avr8js only).")
 @emulator_options
-def emulate(hex_file: str, frames: int, ms: float, press: str, serial_in: str | None, screenshot: str | None,
-            gif: str | None, scale: int, eeprom_in, eeprom_out: str | None, usb: str,
-            emulator: str, projectabe_dir: str | None, any_build: bool) -> None:
-    """Run HEX in the Arduboy emulator: serial output to stdout, summary and markers to stderr (docs/emulator.md)."""
+def emulate(hex_file: str | None, arduboy_file: str | None, frames: int, ms: float, press: str,
+            serial_in: str | None, screenshot: str | None, gif: str | None, scale: int, eeprom_in,
+            eeprom_out: str | None, usb: str, emulator: str, projectabe_dir: str | None, any_build: bool) -> None:
+    """Run HEX (or --arduboy FILE) in the Arduboy emulator: serial output to stdout, summary and markers
+    to stderr (docs/emulator.md)."""
     from ..targets.emulator import EmulatorError, run_emulate
 
+    if (hex_file is None) == (arduboy_file is None):
+        raise click.UsageError("give a HEX or --arduboy FILE" + (", not both" if hex_file else ""))
     chosen = chosen_backend(emulator, projectabe_dir, any_build)
     for path, option in ((screenshot, "--screenshot"), (gif, "--gif"), (eeprom_out, "--eeprom-out")):
         output_file(path, option)
     try:
-        run_emulate(hex_file, frames=frames, ms=ms, press=press, serial_in=serial_in, screenshot=screenshot,
-                    gif=gif, scale=scale, eeprom_in=eeprom_in.read() if eeprom_in else None,
-                    eeprom_out=eeprom_out, usb=usb, echo=lambda line: click.echo(line, err=True), backend=chosen)
+        with firmware(hex_file, arduboy_file) as (hex_path, fx):
+            run_emulate(hex_path, frames=frames, ms=ms, press=press, serial_in=serial_in, screenshot=screenshot,
+                        gif=gif, scale=scale, eeprom_in=eeprom_in.read() if eeprom_in else None,
+                        eeprom_out=eeprom_out, usb=usb, echo=lambda line: click.echo(line, err=True),
+                        backend=chosen, fx=fx)
     except (EmulatorError, ValueError) as e:
         fail(e)
 

@@ -21,7 +21,7 @@ from ..engine.cards import SUITS, parse_card, suit_of
 from ..engine.display import suit_order
 from ..engine.game import play_game
 from ..engine.rules import Variant
-from .emulator import Backend, Emulator
+from .emulator import Backend, Emulator, FxImage
 
 # Screen ids the firmware writes to GPIOR0 on each change (enum Screen in firmware/app.cpp).
 SCREENS = ("title", "menu", "table", "pause", "hand_end", "game_over", "settings", "stats", "rules", "credits",
@@ -238,9 +238,10 @@ class ButtonGame:
 
 @contextmanager
 def booted(hex_path: str | Path, *, adc_seed: int = 1, backend: Backend | None = None,
-           eeprom: bytes | None = None) -> Iterator[Device]:
-    """Boot ``hex_path`` in the emulator (to its title, the ready line read); it closes on exit."""
-    with Emulator(hex_path, eeprom=eeprom, adc_seed=adc_seed, backend=backend) as emu:
+           eeprom: bytes | None = None, fx: FxImage | None = None) -> Iterator[Device]:
+    """Boot ``hex_path`` in the emulator (to its title, the ready line read); it closes on exit.
+    An FX edition's hex needs ``fx``, its chip's images."""
+    with Emulator(hex_path, eeprom=eeprom, adc_seed=adc_seed, backend=backend, fx=fx) as emu:
         dev = Device(emu)
         dev.boot()
         yield dev
@@ -249,10 +250,10 @@ def booted(hex_path: str | Path, *, adc_seed: int = 1, backend: Backend | None =
 @contextmanager
 def button_game(hex_path: str | Path, *, adc_seed: int = 1, backend: Backend | None = None,
                 eeprom: bytes | None = None, settings: dict[str, int] | None = None,
-                style: str = "alternate", clicks: int = 1) -> Iterator[ButtonGame]:
+                style: str = "alternate", clicks: int = 1, fx: FxImage | None = None) -> Iterator[ButtonGame]:
     """Boot ``hex_path``, change ``settings`` (RIGHT presses per row, see :meth:`Device.change_settings`),
     choose Play and start a :class:`ButtonGame` on its first hand; the emulator closes on exit."""
-    with booted(hex_path, adc_seed=adc_seed, backend=backend, eeprom=eeprom) as dev:
+    with booted(hex_path, adc_seed=adc_seed, backend=backend, eeprom=eeprom, fx=fx) as dev:
         if settings:
             dev.menu("settings")
             dev.change_settings(settings)

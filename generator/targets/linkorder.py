@@ -32,6 +32,9 @@ SEED = 1
 ACCEPT = 0.7  # the chance of keeping a move that loses one call, at first
 SCRIPT_MARK = "==================================================\n"  # around ld --verbose's script
 DEFAULT_TEXT = "     *(.text.*)\n"  # the default script's line that takes the functions
+# Cart builders find the Timer0 overflow ISR through vector 23's jmp (generator/targets/cart.py);
+# within 4 KB of the vectors the linker would make it an rjmp, so it goes last, out of reach.
+LAST = ".text.__vector_23"
 
 
 class OrderError(Exception):
@@ -85,6 +88,8 @@ class Layout:
         if not movable or movable != list(range(movable[0], movable[-1] + 1)):
             raise OrderError("the functions' sections (.text.*) are not one run in the map")
         self.movable = movable
+        self.last = [i for i in movable if secs[i].name == LAST]
+        self.free = [i for i in movable if i not in self.last]  # what the order arranges
 
         def owner(address: int) -> int | None:  # the code section holding the address
             lo, hi = 0, len(secs)
@@ -122,9 +127,10 @@ class Layout:
                 self.partners.setdefault(b, []).append(a)
 
     def positions(self, order: list[int]) -> list[int]:
+        """Where each section starts with the free functions in this order (then the last)."""
         pos = list(self.fixed)
         at = self.start
-        for u in order:
+        for u in order + self.last:
             pos[u] = at
             at += self.size[u]
         shift = at - self.after
@@ -142,8 +148,8 @@ class Layout:
 def grown(layout: Layout) -> list[int]:
     """A first order: from the function with the most calls, each next the one with the most
     calls to those placed, put at whichever end brings more in reach."""
-    placed = [max(layout.movable, key=lambda u: (len(layout.partners.get(u, ())), -u))]
-    rest = [u for u in layout.movable if u != placed[0]]
+    placed = [max(layout.free, key=lambda u: (len(layout.partners.get(u, ())), -u))]
+    rest = [u for u in layout.free if u != placed[0]]
     while rest:
         u = max(rest, key=lambda v: sum(p in placed for p in layout.partners.get(v, ())))
         rest.remove(u)
@@ -207,4 +213,4 @@ def read_link(elf: Path, map_path: Path) -> Layout:
 
 def order_script(layout: Layout) -> str:
     """The linker script for the next link of the build whose layout is given."""
-    return script(default_script(), [layout.patterns[u] for u in arrange(layout)])
+    return script(default_script(), [layout.patterns[u] for u in arrange(layout) + layout.last])

@@ -14,16 +14,22 @@ import shutil
 import subprocess
 import zipfile
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 from . import linkorder
 from .. import __version__
 from ..ai import solver
+from .editions import CLASSIC, EDITIONS, FLASH_SPARE, MINI, Edition
 from .emulator import HEIGHT, WIDTH
 
-FLASH_MAX = 28_672  # 32 KiB minus the 4 KiB bootloader
-FLASH_SPARE = 512  # always kept free: the build fails above FLASH_LIMIT
-FLASH_LIMIT = FLASH_MAX - FLASH_SPARE
+if TYPE_CHECKING:
+    from .emulator import FxImage
+
+FLASH_MAX = CLASSIC.flash_max  # the classic edition's: 32 KiB minus the 4 KiB Caterina bootloader
+FLASH_LIMIT = CLASSIC.flash_limit
 RAM = 2_560
 RAM_LIMIT = 1_900  # static RAM (.data, .bss and .noinit); the rest is the stack's
 # The search's table (solver.TT_SLOTS words) fills the screen buffer's pages
@@ -65,13 +71,14 @@ def elf_size(elf: Path) -> tuple[int, int]:
             sizes.get(".data", 0) + sizes.get(".bss", 0) + sizes.get(".noinit", 0))
 
 
-def size_report(flash: int, ram: int) -> str:
-    """One line of figures; raises BuildError above FLASH_LIMIT or RAM_LIMIT."""
-    line = (f"flash {flash:,} / {FLASH_LIMIT:,} B ({FLASH_LIMIT - flash:,} left, "
-            f"and {FLASH_SPARE:,} more kept spare of {FLASH_MAX:,}), "
+def size_report(flash: int, ram: int, limit: int = FLASH_LIMIT, most: int = FLASH_MAX) -> str:
+    """One line of figures; raises BuildError above the flash limit (the classic edition's by
+    default: ``most`` is what the bootloader leaves) or RAM_LIMIT."""
+    line = (f"flash {flash:,} / {limit:,} B ({limit - flash:,} left, "
+            f"and {most - limit:,} more kept spare of {most:,}), "
             f"static RAM {ram:,} / {RAM_LIMIT:,} B ({RAM_LIMIT - ram:,} left; {RAM - ram:,} for the stack "
             f"and the search's {TABLE_ABOVE:,} B above the screen)")
-    if flash > FLASH_LIMIT:
+    if flash > limit:
         raise BuildError(f"program too big: {line}")
     if ram > RAM_LIMIT:
         raise BuildError(f"too much static RAM: {line}")
@@ -106,8 +113,9 @@ def size_table(elf: Path, n: int = TOP_ITEMS) -> str:
 _stack_free: dict[bytes, int] = {}  # by hex image: the emulator is deterministic, so one run a build
 
 
-def stack_free(hex_path: Path) -> int:
-    """Stack bytes never touched in a Hard-vs-Hard hand, by the firmware's stack paint in the emulator."""
+def stack_free(hex_path: Path, fx: FxImage | None = None) -> int:
+    """Stack bytes never touched in a Hard-vs-Hard hand, by the firmware's stack paint in the
+    emulator (an FX edition's with its data on the emulated chip)."""
     import re
 
     from .emulator import Emulator, EmulatorError
@@ -115,7 +123,7 @@ def stack_free(hex_path: Path) -> int:
     image = Path(hex_path).read_bytes()
     if image not in _stack_free:
         try:
-            with Emulator(hex_path) as emu:
+            with Emulator(hex_path, fx=fx) as emu:
                 emu.run_until_ready()
                 emu.serial_write(STACK_RUN + "\n")
                 if not emu.run_until_serial("end winner=", max_cycles=4_000_000_000):
@@ -128,10 +136,10 @@ def stack_free(hex_path: Path) -> int:
     return _stack_free[image]
 
 
-def stack_report(hex_path: Path, stack_space: int) -> str:
+def stack_report(hex_path: Path, stack_space: int, fx: FxImage | None = None) -> str:
     """The stack's high-water mark as the build prints it; raises BuildError if fewer than
     STACK_MARGIN bytes stay untouched."""
-    free = stack_free(hex_path)
+    free = stack_free(hex_path, fx)
     line = (f"stack: {stack_space - free:,} B used at most in a Hard-vs-Hard hand ({free:,} B never touched "
             f"between it and the search's table)")
     if free < STACK_MARGIN:
@@ -162,6 +170,17 @@ def check_screen_last(elf: Path, symbol: str = SCREEN_SYMBOL) -> None:
                          f"so the search's table would overwrite what follows it")
 
 
+def check_cart_patchable(hex_path: Path) -> None:
+    """Raise BuildError unless a cart builder could patch its menu button into the program."""
+    from . import cart, intelhex
+
+    memory = intelhex.parse(hex_path.read_text())
+    try:
+        cart.timer0_isr(bytes(memory.get(i, 0xFF) for i in range(max(memory) + 1)))
+    except cart.CartError as e:
+        raise BuildError(f"{hex_path}: a cart builder could not patch the menu button (UP+DOWN) in: {e}") from None
+
+
 def check_toolchain() -> None:
     missing = [t for t in ("avr-gcc", "avr-g++", "avr-objcopy", "avr-size") if not shutil.which(t)]
     if missing or not CORE_DIR.is_dir():
@@ -169,15 +188,17 @@ def check_toolchain() -> None:
         raise BuildError(f"AVR toolchain missing ({what}); run: sudo apt-get install {TOOLCHAIN}")
 
 
-def compile_firmware(gen: Path, avr: Path, echo: Callable[[str], None] | None = None) -> Path:
+def compile_firmware(gen: Path, avr: Path, echo: Callable[[str], None] | None = None, defines: str = "") -> Path:
     """Compile firmware/*.cpp with the generated sources in ``gen`` into ``avr``; returns the ELF.
 
-    Linked twice: the second link puts the functions in the order :mod:`.linkorder` works
-    out from the first, so that more calls reach with rcall.
+    ``defines`` makes an edition (editions.py). Linked twice: the second link puts the
+    functions in the order :mod:`.linkorder` works out from the first, so that more calls
+    reach with rcall.
     """
     sources = sorted(Path("firmware").glob("*.cpp")) + sorted(gen.glob("*.cpp"))
     elf, link_map, order = avr / f"{NAME}.elf", avr / f"{NAME}.map", avr / "order.ld"
-    env = dict(os.environ, AVR_FLAGS=f"-I{gen} -Ifirmware -Wall -Wextra", AVR_LDFLAGS=f"-Wl,-Map,{link_map}")
+    env = dict(os.environ, AVR_FLAGS=f"-I{gen} -Ifirmware -Wall -Wextra {defines}".rstrip(),
+               AVR_LDFLAGS=f"-Wl,-Map,{link_map}")
     if subprocess.run(["scripts/avr-build", str(avr), NAME, *map(str, sources)], env=env).returncode:
         raise BuildError("compiling the firmware failed (compiler messages above)")
     try:
@@ -195,34 +216,115 @@ def compile_firmware(gen: Path, avr: Path, echo: Callable[[str], None] | None = 
     return elf
 
 
-def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
-    """Generate, compile, check the size and package; run from the repository root.
+@dataclass
+class Built:
+    """One edition compiled: its ELF and hex, sizes, stack and report lines."""
 
-    Writes the intermediate files under ``out`` and ``Whist.hex`` and
-    ``Whist.arduboy`` in ``dist``; returns those two.
+    edition: Edition
+    avr: Path
+    flash: int = 0
+    ram: int = 0
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def elf(self) -> Path:
+        return self.avr / f"{NAME}.elf"
+
+    @property
+    def hex(self) -> Path:
+        return self.avr / f"{NAME}.hex"
+
+
+def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
+    """Generate, compile, check the size and package every edition; run from the repository root.
+
+    Writes the intermediate files under ``out`` (the classic edition's in ``out/gen`` and
+    ``out/avr``, the FX and Mini editions' in ``out/fx`` and ``out/mini``) and into ``dist``
+    ``Whist.hex`` and ``Whist.arduboy``, and for each FX device a folder with its hex, the data
+    and save images and its package; returns the files written.
     """
     from ..codegen import generate_all
 
     check_toolchain()
-    gen, avr = out / "gen", out / "avr"
-    generate_all(gen, Path("assets"))
-    compile_firmware(gen, avr, echo)
-    flash, ram = elf_size(avr / f"{NAME}.elf")
-    check_screen_last(avr / f"{NAME}.elf")
-    echo(size_table(avr / f"{NAME}.elf"))
-    echo(size_report(flash, ram))
-    echo(stack_report(avr / f"{NAME}.hex", RAM - ram - TABLE_ABOVE))
-    dist.mkdir(parents=True, exist_ok=True)
-    hex_path, pkg_path = dist / f"{NAME}.hex", dist / f"{NAME}.arduboy"
-    hex_bytes = (avr / f"{NAME}.hex").read_bytes()
-    hex_path.write_bytes(hex_bytes)
-    pkg_path.write_bytes(arduboy_package(hex_bytes, banner_png(), Path("LICENSE").read_bytes()))
-    echo(f"wrote {hex_path} and {pkg_path}")
-    return [hex_path, pkg_path]
+    assets = Path("assets")
+    gens = {False: out / "gen", True: out / "fx" / "gen"}
+    for fx, gen in gens.items():
+        generate_all(gen, assets, fx=fx)
+    builds = [Built(e, out / "avr" if e is CLASSIC else out / e.name / "avr") for e in EDITIONS]
+    with ThreadPoolExecutor(max_workers=2) as pool:  # the compiler and the emulator on both cores
+        list(pool.map(lambda b: _compile(b, gens[b.edition.fx]), builds))
+        stacks = list(pool.map(lambda b: _stack(b, gens[b.edition.fx], builds[1] if b.edition is MINI else None),
+                               builds))
+    for b, stack in zip(builds, stacks):
+        echo(f"{b.edition.name} edition ({b.edition.device}):")
+        for line in b.lines + [stack]:
+            echo(line)
+    echo(moved_report(builds[0].elf, builds[1].elf))
+    return _distribute(builds, gens[True], dist, echo)
+
+
+def _compile(b: Built, gen: Path) -> None:
+    compile_firmware(gen, b.avr, b.lines.append, b.edition.defines)
+    b.flash, b.ram = elf_size(b.elf)
+    check_screen_last(b.elf)
+    check_cart_patchable(b.hex)
+    if b.edition is not MINI:  # the FX edition's code, another select line
+        b.lines.append(size_table(b.elf))
+    b.lines.append(size_report(b.flash, b.ram, b.edition.flash_limit, b.edition.flash_max))
+
+
+# The FX and Mini editions are one program but for the chip's select line: `sbi`/`cbi` of
+# PORTD bit 1 (and DDRD bit 1) in the one, of PORTE bit 2 (DDRE bit 2) in the other.
+SELECT_WORDS = {(0x9A59, 0x9A72), (0x9859, 0x9872), (0x9A51, 0x9A6A)}
+
+
+def same_but_select(fx_hex: Path, mini_hex: Path) -> bool:
+    """Whether two builds differ only in the words that drive the FX chip's select line (so the
+    Mini's stack is the FX edition's: one emulator run serves both)."""
+    from . import intelhex
+
+    a, b = (intelhex.parse(p.read_text()) for p in (fx_hex, mini_hex))
+    if a.keys() != b.keys():
+        return False
+    for at in sorted(k for k in a if k % 2 == 0 and a[k] | a.get(k + 1, 0) << 8 != b[k] | b.get(k + 1, 0) << 8):
+        if (a[at] | a[at + 1] << 8, b[at] | b[at + 1] << 8) not in SELECT_WORDS:
+            return False
+    return True
+
+
+def _stack(b: Built, gen: Path, same_as: Built | None = None) -> str:
+    if same_as and same_but_select(same_as.hex, b.hex):
+        return f"stack: as the {same_as.edition.name} edition's (the same program but for the chip's select line)"
+    fx = None
+    if b.edition.fx:
+        from .emulator import FxImage
+
+        fx = FxImage(b.edition.device, (gen / "fxdata-data.bin").read_bytes(), (gen / "fxdata-save.bin").read_bytes())
+    return stack_report(b.hex, RAM - b.ram - TABLE_ABOVE, fx)
+
+
+def _distribute(builds: list[Built], fx_gen: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
+    """Each edition's hex, data, save and package into ``dist``."""
+    written = []
+    data, save = (fx_gen / "fxdata-data.bin").read_bytes(), (fx_gen / "fxdata-save.bin").read_bytes()
+    for b in builds:
+        e = b.edition
+        folder = dist / e.folder
+        folder.mkdir(parents=True, exist_ok=True)
+        files = {f"{e.stem}.hex": b.hex.read_bytes()}
+        if e.fx:
+            files |= {f"{e.stem}-data.bin": data, f"{e.stem}-save.bin": save}
+        files[f"{e.stem}.arduboy"] = arduboy_package(e, files)
+        for name, body in files.items():
+            (folder / name).write_bytes(body)
+            written.append(folder / name)
+    echo("wrote " + ", ".join(str(p) for p in written))
+    return written
 
 
 def banner_png() -> bytes:
-    """The title art as the device shows it (decoded back from the sprite bytes), as PNG."""
+    """The title art as the device shows it (decoded back from the sprite bytes), as PNG: the
+    package's cart image, 128x64."""
     from ..codegen.sprites import SPECS, load, to_image
 
     spec = next(s for s in SPECS if s.name == "title")
@@ -232,30 +334,48 @@ def banner_png() -> bytes:
     return buf.getvalue()
 
 
-def info_json() -> dict:
-    return {
-        "schemaVersion": 2,
-        "title": NAME,
+TITLE = "Whist Duel"  # not the original Arduboy game's "German Whist", for cart curators' lists
+AUTHOR = "Whist for Arduboy developers"
+SCREENSHOT = Path("docs/screenshots/table.png")  # taken from the real hex by `make screenshots`
+
+
+def info_json(e: Edition) -> dict:
+    """info.json, schema 4 as the community's writers emit it: one binary, this edition's;
+    no url keys (the project has no public address yet: left out, never empty)."""
+    from ..codegen.core import EEPROM_BYTES, EEPROM_SAVES
+
+    binary = {"title": f"{TITLE} ({e.device})", "device": e.device, "filename": f"{e.stem}.hex",
+              "cartimage": "banner.png"}
+    if e.fx:
+        binary |= {"flashdata": f"{e.stem}-data.bin", "flashsave": f"{e.stem}-save.bin"}
+    info = {
+        "schemaVersion": 4,
+        "title": TITLE,
         "version": __version__,
-        "author": "Whist for Arduboy developers",
-        "description": "Two-player German Whist against the computer: win tricks in the "
-                       "draw stage to shape your hand for the last 13 tricks.",
+        "author": AUTHOR,
+        "description": "German Whist for two against the computer: win tricks in the draw stage to shape "
+                       "your hand for the last 13 tricks. Five opponents, every scoring variant."
+                       + (" Its texts, art and saves are on the FX chip." if e.fx else ""),
         "date": RELEASE_DATE,
-        "genre": "Card",
-        "url": "",
-        "sourceUrl": "",
-        "contributors": [{"name": "Whist for Arduboy developers", "roles": ["Code", "Art"], "urls": []}],
-        "binaries": [{"title": NAME, "device": "Arduboy", "filename": f"{NAME}.hex", "cartimage": "banner.png"}],
+        "genre": "Tabletop",
+        "license": "MIT",
+        "contributors": [{"name": AUTHOR, "roles": ["Code", "Art"]}],
+        "binaries": [binary],
+        "screenshots": [{"title": "The table", "filename": "screenshot.png"}],
     }
+    if not e.fx:  # the bytes it writes; the FX editions write none but the system's audio flag
+        info["eeprom"] = {"start": EEPROM_SAVES, "end": EEPROM_BYTES - 1}
+    return info
 
 
-def arduboy_package(hex_bytes: bytes, banner: bytes, license_text: bytes) -> bytes:
-    """The .arduboy zip, byte-for-byte reproducible."""
+def arduboy_package(e: Edition, files: dict[str, bytes]) -> bytes:
+    """The .arduboy zip of edition ``e`` (its hex and images in ``files``), byte-for-byte reproducible."""
     files = {
-        "info.json": (json.dumps(info_json(), indent=2) + "\n").encode(),
-        f"{NAME}.hex": hex_bytes,
-        "banner.png": banner,
-        "LICENSE.txt": license_text,
+        **files,
+        "info.json": (json.dumps(info_json(e), indent=2) + "\n").encode(),
+        "banner.png": banner_png(),
+        "screenshot.png": SCREENSHOT.read_bytes(),
+        "LICENSE.txt": Path("LICENSE").read_bytes(),
     }
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
@@ -266,3 +386,48 @@ def arduboy_package(hex_bytes: bytes, banner: bytes, license_text: bytes) -> byt
             info.create_system = 3
             z.writestr(info, files[name])
     return buf.getvalue()
+
+
+def flash_symbols(elf: Path) -> dict[str, int]:
+    """Bytes of program flash by C++ name (clones merged), from avr-nm."""
+    import re
+
+    out = subprocess.run(["avr-nm", "-S", "-C", str(elf)], capture_output=True, text=True)
+    if out.returncode:
+        raise BuildError(f"avr-nm {elf}: {out.stderr.strip()}")
+    sizes: dict[str, int] = {}
+    for line in out.stdout.splitlines():
+        m = re.fullmatch(r"[0-9a-f]+ ([0-9a-f]+) [tTrR] (.*)", line)
+        if m:
+            name = re.sub(r"\(.*|\s*\[clone.*", "", m[2].replace("(anonymous namespace)::", ""))
+            sizes[name] = sizes.get(name, 0) + int(m[1], 16)
+    return sizes
+
+
+# What the FX edition reads from the chip instead of program flash, and the code that reads it.
+MOVED = ("text::", "sprites::")
+READERS = MOVED + ("fx::",)
+SAVE_ONLY = ("fx::readSave", "fx::eraseSave", "fx::programSave", "fx::saveHolds", "fx::waitReady", "fx::hasSave")
+
+
+def moved_to_chip(classic_elf: Path, fx_elf: Path) -> tuple[int, int, int]:
+    """(moved, reading, freed): the classic edition's bytes of what the FX edition reads from
+    the chip (the texts, font, sprites and title with their decoders), the FX edition's code that
+    reads them (the chip's reads, the texts' reader, and what drawing grew by), and moved less
+    reading. The chip's saves are not counted either way: they are another feature."""
+    classic, fx = flash_symbols(classic_elf), flash_symbols(fx_elf)
+
+    def total(sizes: dict[str, int], prefixes: tuple[str, ...]) -> int:
+        return sum(n for name, n in sizes.items() if name.startswith(prefixes) and not name.startswith(SAVE_ONLY))
+
+    moved = total(classic, MOVED)
+    reading = total(fx, READERS) + max(0, total(fx, ("gfx::",)) - total(classic, ("gfx::",)))
+    return moved, reading, moved - reading
+
+
+def moved_report(classic_elf: Path, fx_elf: Path) -> str:
+    moved, reading, freed = moved_to_chip(classic_elf, fx_elf)
+    (classic, _), (fx, _) = elf_size(classic_elf), elf_size(fx_elf)
+    return (f"moved to the chip: {freed:,} B (texts, font and sprites: {moved:,} B of the classic edition's "
+            f"program, less {reading:,} B of the FX edition's code that reads them; its program is "
+            f"{classic - fx:,} B smaller in all, its saves on the chip included)")

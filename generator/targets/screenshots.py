@@ -4,7 +4,8 @@
 the buttons, plays as a person would (:mod:`.buttons`) and saves each screen
 as a PNG: each step of a stage-1 trick at the normal speed (and the whole
 trick as a GIF), the computer thinking, a slam's scoreboard, and the
-opponent's six moods cut from the frames that showed them.
+opponent's six moods cut from the frames that showed them. With ``--fx
+PACKAGE`` it takes the FX edition's from its .arduboy (``fx_*.png``).
 """
 
 from __future__ import annotations
@@ -146,22 +147,67 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
     return saved
 
 
+def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
+    """The FX edition from its .arduboy package, as a player loads it (ProjectABE reads the package's
+    data image the same way): the title, the menu, the rules and a table, as ``fx_*.png``; and
+    ``fx_no_data.png``, its hex run without the data."""
+    from .arduboyfile import read
+
+    program = read(package)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    saved = []
+
+    def save(picture: bytes, name: str) -> None:
+        path = out / f"fx_{name}.png"
+        frame_to_image(picture, scale).save(path, format="PNG")
+        saved.append(path)
+
+    hex_file = out / ".fx.hex"
+    hex_file.write_text(program.hex)
+    try:
+        with Emulator(hex_file, adc_seed=5, backend=emulator, fx=program.fx) as emu:
+            dev = Device(emu)
+            dev.boot()
+            save(emu.screen(), "title")
+            dev.tap("A")
+            save(emu.screen(), "menu")
+            dev.menu("rules")
+            save(emu.screen(), "rules")
+            dev.tap("B")
+            enter_deal(dev, LEADS_FIRST)
+            game = ButtonGame(dev)
+            game.start()
+            game.play_hand(tricks=2)
+            dev.wait_turn()
+            dev.run(30)
+            save(emu.screen(), "table")
+        with Emulator(hex_file, backend=emulator) as emu:  # no chip data
+            emu.run_ms(500)
+            save(emu.screen(), "no_data")
+    finally:
+        hex_file.unlink()
+    return saved
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    fx = args[:1] == ["--fx"]
+    args = args[1:] if fx else args
     name = None
     if len(args) == 4 and args[2] == "--emulator":
         name = args[3]
     elif len(args) != 2:
-        print("usage: python -m generator.targets.screenshots HEX OUT_DIR [--emulator avr8js|projectabe]",
-              file=sys.stderr)
+        print("usage: python -m generator.targets.screenshots [--fx] HEX_OR_PACKAGE OUT_DIR "
+              "[--emulator avr8js|projectabe]  (--fx: the FX edition's .arduboy)", file=sys.stderr)
         return 2
     try:
         chosen = backend(name)
+        for path in (take_fx if fx else take)(args[0], args[1], emulator=chosen):
+            print(f"wrote {path}")
     except EmulatorError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    for path in take(args[0], args[1], emulator=chosen):
-        print(f"wrote {path}")
     return 0
 
 

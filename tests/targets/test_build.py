@@ -46,7 +46,10 @@ def cli_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 
 @needs_avr
 def test_build_is_reproducible(firmware_dist: Path, cli_build: tuple[Path, str]) -> None:
-    for name in ("Whist.hex", "Whist.arduboy"):
+    files = sorted(p.relative_to(firmware_dist) for p in firmware_dist.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(cli_build[0]) for p in cli_build[0].rglob("*") if p.is_file())
+    assert len(files) == 10  # the classic hex and package; the FX and Mini ones with their data and save
+    for name in files:
         assert (firmware_dist / name).read_bytes() == (cli_build[0] / name).read_bytes(), name
 
 
@@ -54,6 +57,9 @@ def test_build_is_reproducible(firmware_dist: Path, cli_build: tuple[Path, str])
 def test_size_report_is_printed(cli_build: tuple[Path, str]) -> None:
     out = cli_build[1]
     assert "flash " in out and "/ 28,160 B" in out and "static RAM " in out and "/ 1,900 B" in out
+    assert out.count("/ 29,184 B") == 2  # the FX and Mini editions: 29 KB less the spare 512 B
+    moved = re.search(r"moved to the chip: ([\d,]+) B", out)
+    assert moved and int(moved[1].replace(",", "")) >= 2_500
     assert re.search(r"largest 20 items .*\n( +[\d,]+ B (flash|RAM ) +\S.*\n){20}", out)
     order = re.search(r"link order: (\d+) of (\d+) calls between functions reach with rcall \((\d+) in the "
                       r"compiler's order\)", out)
@@ -64,22 +70,39 @@ def test_size_report_is_printed(cli_build: tuple[Path, str]) -> None:
 
 
 @needs_avr
-def test_arduboy_package(firmware_dist: Path) -> None:
-    with zipfile.ZipFile(firmware_dist / "Whist.arduboy") as z:
+@pytest.mark.parametrize("folder,stem,device", [("", "Whist", "Arduboy"), ("ArduboyFX", "WhistFX", "ArduboyFX"),
+                                                ("ArduboyMini", "WhistMini", "ArduboyMini")])
+def test_arduboy_package(firmware_dist: Path, folder: str, stem: str, device: str) -> None:
+    """One package per device, schema 4 as the community's writers emit it, its own binary first."""
+    from generator.codegen.core import EEPROM_SAVES
+
+    dist = firmware_dist / folder
+    fx = device != "Arduboy"
+    images = [f"{stem}-data.bin", f"{stem}-save.bin"] if fx else []
+    with zipfile.ZipFile(dist / f"{stem}.arduboy") as z:
         names = z.namelist()
-        assert names == sorted(names) == ["LICENSE.txt", "Whist.hex", "banner.png", "info.json"]
+        assert names == sorted(names) == sorted(["LICENSE.txt", f"{stem}.hex", "banner.png", "info.json",
+                                                 "screenshot.png", *images])
         assert all(i.date_time == (1980, 1, 1, 0, 0, 0) for i in z.infolist())
         info = json.loads(z.read("info.json"))
-        assert z.read("Whist.hex") == (firmware_dist / "Whist.hex").read_bytes()
+        for name in [f"{stem}.hex", *images]:
+            assert z.read(name) == (dist / name).read_bytes(), name
         assert z.read("LICENSE.txt") == (ROOT / "LICENSE").read_bytes()
         banner = Image.open(io.BytesIO(z.read("banner.png")))
-    for key in ("schemaVersion", "title", "version", "author", "description", "date", "genre", "url",
-                "sourceUrl", "contributors", "binaries"):
-        assert key in info, key
-    assert set(info["contributors"][0]) == {"name", "roles", "urls"}
-    assert info["binaries"] == [{"title": "Whist", "device": "Arduboy", "filename": "Whist.hex",
-                                 "cartimage": "banner.png"}]
-    assert banner.size == (128, 64)
+        screenshot = Image.open(io.BytesIO(z.read("screenshot.png")))
+    for key in ("title", "version", "author", "description", "date", "contributors", "binaries", "screenshots"):
+        assert info[key], key
+    assert (info["schemaVersion"], info["genre"], info["license"]) == (4, "Tabletop", "MIT")
+    assert "German Whist" not in info["title"]  # the original Arduboy game's title, on the same carts
+    assert not any("url" in key.lower() for key in info)  # left out, never empty
+    assert set(info["contributors"][0]) == {"name", "roles"}
+    binary = {"title": f"{info['title']} ({device})", "device": device, "filename": f"{stem}.hex",
+              "cartimage": "banner.png"}
+    if fx:
+        binary |= {"flashdata": images[0], "flashsave": images[1]}
+    assert info["binaries"] == [binary]
+    assert info.get("eeprom") == (None if fx else {"start": EEPROM_SAVES, "end": 1023})
+    assert banner.size == (128, 64) and screenshot.size[0] % 128 == 0
     assert banner.tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
 
 

@@ -6,9 +6,10 @@ pytestmark = needs_firmware
 
 
 def test_committed_distributable_equals_a_fresh_build(firmware_dist):
-    for name in ("Whist.hex", "Whist.arduboy"):
-        committed = ROOT / "distributable" / name
-        assert committed.exists(), f"distributable/{name} is missing: run make hex and commit it"
-        assert committed.read_bytes() == (firmware_dist / name).read_bytes(), (
+    built = sorted(p.relative_to(firmware_dist) for p in firmware_dist.rglob("*") if p.is_file())
+    committed = sorted(p.relative_to(ROOT / "distributable") for p in (ROOT / "distributable").rglob("*") if p.is_file())
+    assert committed == built, "distributable/ holds other files than the build makes: run make hex and commit it"
+    for name in built:
+        assert (ROOT / "distributable" / name).read_bytes() == (firmware_dist / name).read_bytes(), (
             f"distributable/{name} is stale: run make hex and commit it"
         )

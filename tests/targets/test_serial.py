@@ -15,6 +15,7 @@ import pytest
 
 from conftest import needs_firmware
 from generator.ai.players import seats
+from generator.codegen.core import EEPROM_SAVES
 from generator.codegen.protocol import ERRORS, play_command
 from generator.engine.game import play_game
 from generator.engine.rules import Variant
@@ -178,15 +179,17 @@ def test_serial_play_cannot_take_over_a_persons_game(firmware_hex, backend):
 
 def test_play_writes_no_eeprom_byte_that_is_not_ours(firmware_hex):
     """Bytes 16 and up holding another game's data: Play writes only its game's save (before the first hand,
-    so that leaving it loses only the hand), in its own block after the settings' (16..26)."""
+    so that leaving it loses only the hand), in its own block after the settings' (EEPROM_SAVES, 11 B)."""
     rng = random.Random(3)
     image = bytes(16 * [0xFF]) + bytes(rng.randrange(256) for _ in range(1008))
-    image = image[:16] + b"X" + image[17:27] + b"XX" + image[29:]  # not our signature at the settings or the save
+    settings, game = EEPROM_SAVES, EEPROM_SAVES + 11
+    image = image[:settings] + b"X" + image[settings + 1:game] + b"XX" + image[game + 2:]  # not our signature
+    image = image[:16] + b"XX" + image[18:]  # nor at the old place, which would be copied up
     with booted(firmware_hex, eeprom=image) as dev:
         dev.menu("play")
         dev.wait_screen("table")
         dev.run(30)
         now = dev.emu.eeprom
         changed = [i for i in range(len(image)) if now[i] != image[i]]
-        assert now[27:29] == b"WG" and changed[0] == 27  # signature and tag of the game's block, nothing before
-        assert changed[-1] < 27 + 4 + 255  # within one block (at most 255 data bytes and 4 of its own)
+        assert now[game:game + 2] == b"WG" and changed[0] == game  # signature and tag of the game's block first
+        assert changed[-1] < game + 4 + 255  # within one block (at most 255 data bytes and 4 of its own)

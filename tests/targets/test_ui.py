@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from conftest import needs_firmware
+from generator.codegen.core import EEPROM_SAVES
 from generator.targets.emulator import frame_to_image
 from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 from generator.engine.display import score_reason
@@ -95,6 +96,29 @@ def test_every_setting_changes_and_survives_a_power_cycle(firmware_hex):
         assert dev.emu.eeprom[:16] == saved[:16]
 
 
+def test_saves_at_the_old_place_are_moved_once(firmware_hex):
+    """Versions before the saves moved kept them from EEPROM byte 16: the first boot copies them
+    to EEPROM_SAVES (the settings, the game and the stats as they were) and leaves the old
+    place alone, another game's now; a save at the new place is never replaced by the old one."""
+    erased = SYSTEM + b"\xff" * 1008
+
+    def saved(steps: int) -> bytes:
+        with booted(firmware_hex, eeprom=erased) as dev:
+            dev.menu("settings")
+            dev.tap("RIGHT", steps)
+            return dev.emu.eeprom
+
+    one, two = saved(1), saved(2)
+    area, size = one[EEPROM_SAVES:], 1024 - EEPROM_SAVES
+    old = SYSTEM + area + b"\xff" * (1008 - size)  # the same blocks at 16
+    screen, moved = settings_screen(firmware_hex, old)
+    assert screen == settings_screen(firmware_hex, one)[0] != settings_screen(firmware_hex, erased)[0]
+    assert moved[:EEPROM_SAVES] == old[:EEPROM_SAVES] and moved[EEPROM_SAVES:] == area
+    both = two[:16] + area + two[16 + size:]  # a save at each place: the new one counts
+    screen, after = settings_screen(firmware_hex, both)
+    assert screen == settings_screen(firmware_hex, two)[0] and after == both
+
+
 def test_the_settings_cursor_is_where_it_was_left(firmware_hex):
     with booted(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008) as dev:
         dev.menu("settings")
@@ -117,12 +141,13 @@ def test_a_corrupt_or_erased_save_gives_the_defaults(firmware_hex):
         dev.menu("settings")
         dev.tap("RIGHT")
         valid = dev.emu.eeprom
-    assert valid[16:18] == b"WS" and valid[:16] == SYSTEM
+    at = EEPROM_SAVES  # the saves fill EEPROM's top, settings first
+    assert valid[at:at + 2] == b"WS" and valid[:at] == erased[:at]
     assert settings_screen(firmware_hex, valid)[0] != defaults
     rng = random.Random(7)
     damaged = [
-        valid[:18] + bytes([valid[18] ^ 1]) + valid[19:],  # a data byte: the checksum fails
-        valid[:19] + b"\x09" + valid[20:],  # out-of-range value (checksum fails too)
+        valid[:at + 2] + bytes([valid[at + 2] ^ 1]) + valid[at + 3:],  # a data byte: the checksum fails
+        valid[:at + 3] + b"\x09" + valid[at + 4:],  # out-of-range value (checksum fails too)
         SYSTEM + bytes(rng.randrange(256) for _ in range(1008)),  # noise
         SYSTEM + b"\x00" * 1008,
     ]

@@ -1,0 +1,196 @@
+"""The FX edition (firmware/fx.h, generator/codegen/fxdata.py) as a player runs it.
+
+Its texts, font and sprites come from the emulated chip, so every screen and trace here
+reads them there: cross-tests in both emulators (the Mini's select line in avr8js, which
+alone wires a chip to it), a whole game on the buttons in both, saves on the chip across a
+power-off (avr8js: ProjectABE drops the chip's writes), a blank or corrupt save block, and
+a chip without this build's data. The classic edition's tests are in test_ui.py and
+test_crosstest.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import needs_firmware
+from generator.targets import crosstest
+from generator.targets.buttons import ButtonGame, booted, button_game
+from generator.targets.emulator import Emulator, FxImage
+from generator.targets.screenshots import enter_deal
+from test_ui import SYSTEM, play_reading_scoreboards
+
+pytestmark = [needs_firmware, pytest.mark.xdist_group("fx_edition")]
+SAVE_BYTES = 8192
+
+
+def mini(firmware_dist, image: FxImage) -> tuple:
+    return firmware_dist / "ArduboyMini" / "WhistMini.hex", FxImage("ArduboyMini", image.data, image.save)
+
+
+def test_cross_tests_in_both_emulators(firmware_dist, fx_hex, fx_image, projectabe):
+    """Every pack x scoring, seated by each level; the Mini's build on its own select line."""
+    cases = crosstest.spread(8)
+    for backend in (None, projectabe):
+        report = crosstest.run(fx_hex, cases, backend=backend, fx=fx_image)
+        assert report.differing == 0, report.first_failure
+    report = crosstest.run(*mini(firmware_dist, fx_image)[:1], crosstest.spread(4, first_seed=9),
+                           fx=mini(firmware_dist, fx_image)[1])
+    assert report.differing == 0, report.first_failure
+
+
+@pytest.mark.parametrize("emulator", ["avr8js", "projectabe"])
+def test_a_whole_game_with_the_buttons(fx_hex, fx_image, emulator, request):
+    """Small Whist to 10, fast, the scoreboards read off the screen; no EEPROM byte written."""
+    backend = request.getfixturevalue("projectabe") if emulator == "projectabe" else None
+    image = SYSTEM + b"\xff" * 1008
+    with button_game(fx_hex, eeprom=image, adc_seed=11, backend=backend, fx=fx_image,
+                     settings={"game": 1, "target": 3, "speed": 1}) as game:
+        play_reading_scoreboards(game)
+        assert game.device_lines() == game.want
+        assert game.dev.emu.eeprom == image
+
+
+def save_block(emu: Emulator) -> bytes:
+    return emu.fx_read(emu.fx_save_address, SAVE_BYTES)
+
+
+def test_saves_survive_a_power_off(fx_hex, fx_image):
+    """Settings, the game after its first hand and the stats live in the chip's save block."""
+    with button_game(fx_hex, fx=fx_image, settings={"game": 1, "speed": 1}) as game:
+        game.play_hand()
+        game.dev.wait_screen("hand_end")
+        game.dev.tap("B")  # to the menu: the game is saved
+        game.dev.wait_screen("menu")
+        saved = save_block(game.dev.emu)
+        data_at = game.dev.emu.fx_data_address
+        assert game.dev.emu.fx_read(data_at, len(fx_image.data)) == fx_image.data  # the data untouched
+    assert saved != fx_image.save
+    with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, saved)) as dev:  # power cycle
+        dev.menu("continue", has_save=True)
+        dev.wait_screen("table")
+        dev.tap("UP")  # the pause box names the game: Small Whist
+        dev.wait_screen("pause")
+
+
+@pytest.mark.parametrize("damage", ["blank", "noise", "zeros", "torn"])
+def test_a_blank_or_corrupt_save_block_gives_the_defaults(fx_hex, fx_image, damage):
+    """Defaults, and nothing written until the player changes something; then a record again."""
+    import random
+
+    with booted(fx_hex, fx=fx_image) as dev:  # a valid record: one setting changed
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        defaults = dev.emu.screen()
+        dev.tap("RIGHT")
+        changed = dev.emu.screen()
+        valid = save_block(dev.emu)
+    rng = random.Random(3)
+    block = {
+        "blank": fx_image.save,
+        "noise": bytes(rng.randrange(256) for _ in range(SAVE_BYTES)),
+        "zeros": bytes(SAVE_BYTES),
+        "torn": valid[:100] + b"\xff" * (SAVE_BYTES - 100),  # a record cut short by a power cut
+    }[damage]
+    with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, block)) as dev:
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        assert dev.emu.screen() == defaults
+        assert save_block(dev.emu) == block  # looking writes nothing
+        dev.tap("RIGHT")
+        assert dev.emu.screen() == changed
+        again = save_block(dev.emu)
+    with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, again)) as dev:
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        assert dev.emu.screen() == changed
+
+
+def test_records_go_round_the_save_block(fx_hex, fx_image):
+    """More saves than the block's 32 pages: each 4 KB sector (16 records) is erased when its
+    turn comes, so the other keeps the last records."""
+    with booted(fx_hex, fx=fx_image) as dev:
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        for n in range(40):
+            dev.tap("RIGHT")
+        shown = dev.emu.screen()
+        block = save_block(dev.emu)
+    numbers = [int.from_bytes(block[p * 256 + 252:p * 256 + 254], "little") for p in range(32)]
+    # records 0-15 filled the first sector, 16-31 the second; 32-39 the first again, erased for them
+    assert numbers == list(range(32, 40)) + [0xFFFF] * 8 + list(range(16, 32))
+    with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, block)) as dev:
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        assert dev.emu.screen() == shown
+
+
+def test_the_fx_screens_are_the_classic_ones(firmware_hex, fx_hex, fx_image):
+    """Read from the chip, every text and picture comes out as the classic edition draws it from
+    program flash: title, menu, rules pages, settings, stats, and a table at the same deal."""
+
+    def pictures(hex_path, fx=None) -> list[bytes]:
+        shots = []
+        with booted(hex_path, fx=fx, adc_seed=5) as dev:
+            shots.append(dev.emu.screen())
+            for item, presses in (("rules", ["DOWN", "DOWN", "DOWN"]), ("settings", ["DOWN", "DOWN"]), ("stats", ["RIGHT"])):
+                dev.menu(item)
+                dev.run(2)
+                shots.append(dev.emu.screen())
+                for button in presses:
+                    dev.tap(button)
+                    shots.append(dev.emu.screen())
+                dev.tap("B")
+                dev.wait_screen("menu")
+            enter_deal(dev, 2)  # Play's seed comes from the clock, which the chip's reads move
+            game = ButtonGame(dev)
+            game.start()
+            game.play_hand(tricks=3)
+            dev.wait_turn()
+            shots.append(dev.emu.screen())
+        return shots
+
+    assert pictures(fx_hex, fx_image) == pictures(firmware_hex)
+
+
+@pytest.mark.parametrize("emulator", ["avr8js", "projectabe"])
+@pytest.mark.parametrize("junk", ["noise", "another build's", "the Mini's hex"])
+def test_a_package_without_this_builds_data_is_one_error(firmware_dist, tmp_path, emulator, junk, request):
+    """A package whose data image is junk, or not this build's, or whose hex drives the other select
+    line: the game shows its no-data screen and says so on serial; crosstest ends on that one line,
+    at once, not after its wait for a game."""
+    import io
+    import json
+    import time
+    import zipfile
+
+    from click.testing import CliRunner
+
+    from conftest import emulator_args
+    from generator.cli import main
+
+    source = firmware_dist / "ArduboyFX" / "WhistFX.arduboy"
+    with zipfile.ZipFile(source) as z:
+        files = {name: z.read(name) for name in z.namelist()}
+    data = files["WhistFX-data.bin"]
+    if junk == "noise":
+        files["WhistFX-data.bin"] = bytes((i * 97 + 13) % 256 for i in range(len(data)))
+    elif junk == "another build's":
+        files["WhistFX-data.bin"] = data[:100] + bytes([data[100] ^ 1]) + data[101:]  # one bit: the sums differ
+    else:
+        files["WhistFX.hex"] = (firmware_dist / "ArduboyMini" / "WhistMini.hex").read_bytes()
+    package = tmp_path / "junk.arduboy"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, body in files.items():
+            z.writestr(name, body)
+    package.write_bytes(buf.getvalue())
+    assert json.loads(files["info.json"])["binaries"][0]["flashdata"] == "WhistFX-data.bin"
+    backend = request.getfixturevalue("projectabe") if emulator == "projectabe" else None
+    args = emulator_args(backend) if backend else []
+    start = time.perf_counter()
+    r = CliRunner().invoke(main, ["crosstest", "--games", "4", "--arduboy", str(package), *args])
+    assert time.perf_counter() - start < 60
+    errors = [line for line in r.stderr.splitlines() if "error" in line]  # after the progress bar's label
+    assert r.exit_code == 1 and errors == [
+        f"error: {package} (WhistFX.hex): no game data on the FX chip: the chip's data image is not this build's "
+        "(an FX edition runs with the data in its own .arduboy package, from 'make hex')"], r.stderr
