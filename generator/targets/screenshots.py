@@ -44,6 +44,20 @@ def leave(dev: Device) -> None:
     dev.wait_screen("menu")
 
 
+class Saver:
+    """Writes screens as PNGs into a folder, ``prefix`` before each name, and lists what it wrote."""
+
+    def __init__(self, out_dir: str | Path, scale: int, prefix: str = "") -> None:
+        self.out, self.scale, self.prefix = Path(out_dir), scale, prefix
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.saved: list[Path] = []
+
+    def __call__(self, picture: bytes, name: str) -> None:
+        path = self.out / f"{self.prefix}{name}.png"
+        frame_to_image(picture, self.scale).save(path, format="PNG")
+        self.saved.append(path)
+
+
 def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
     """Save the menus, each step of a stage-1 trick at the normal speed (and the whole trick as a GIF),
     the computer thinking on its first decision, the scoreboard with a slam and the game's end, as PNGs,
@@ -51,14 +65,8 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
 
     ``emulator`` picks the back-end (default avr8js; ProjectABE's pictures are its canvas).
     """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    saved = []
-
-    def save(picture: bytes, name: str) -> None:
-        path = out / f"{name}.png"
-        frame_to_image(picture, scale).save(path, format="PNG")
-        saved.append(path)
+    save = Saver(out_dir, scale)
+    out, saved = save.out, save.saved
 
     with Emulator(hex_path, adc_seed=5, backend=emulator) as emu:
         dev = Device(emu)
@@ -154,16 +162,8 @@ def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: 
     from .arduboyfile import read
 
     program = read(package)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    saved = []
-
-    def save(picture: bytes, name: str) -> None:
-        path = out / f"fx_{name}.png"
-        frame_to_image(picture, scale).save(path, format="PNG")
-        saved.append(path)
-
-    hex_file = out / ".fx.hex"
+    save = Saver(out_dir, scale, "fx_")
+    hex_file = save.out / ".fx.hex"
     hex_file.write_text(program.hex)
     try:
         with Emulator(hex_file, adc_seed=5, backend=emulator, fx=program.fx) as emu:
@@ -187,7 +187,7 @@ def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: 
             save(emu.screen(), "no_data")
     finally:
         hex_file.unlink()
-    return saved
+    return save.saved
 
 
 def main(argv: list[str] | None = None) -> int:
