@@ -43,6 +43,7 @@ class Avr8jsBoard {
   }
 
   get cycles() { return this.board.cpu.cycles; }
+  get asleep() { return this.board.asleep; }
   get frames() { return this.board.display.frames; }
   get displayOn() { return this.board.display.on; }
   get pressed() { return this.board.ports.pressed; }

@@ -149,6 +149,7 @@ const commands = {
     return {
       emulator: backend.name,
       cycles: b.cycles,
+      asleep: b.asleep ?? null,
       frames: b.frames,
       pressed: [...b.pressed],
       usb: b.usbStatus(),

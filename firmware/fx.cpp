@@ -35,12 +35,12 @@ constexpr uint8_t DATA_VECTOR = 0x14, SAVE_VECTOR = 0x18;
 
 uint16_t dataPage, savePage;
 
-void wait() {
+__attribute__((always_inline)) inline void wait() {
   while (!(SPSR & _BV(SPIF))) {
   }
 }
 
-uint8_t transfer(uint8_t b) {
+__attribute__((always_inline)) inline uint8_t transfer(uint8_t b) {
   SPDR = b;
   wait();
   return SPDR;
@@ -56,14 +56,15 @@ void deselect() {
   PORTD &= ~_BV(OLED_CS);
 }
 
-// Selects the chip and sends cmd with the address of byte `at` from page `page`.
+// Selects the chip and sends cmd with the address of byte `at` from page
+// `page`: page * 256 + at, its top two bytes page + at / 256.
 void command(uint8_t cmd, uint16_t page, uint16_t at) {
-  uint32_t a = ((uint32_t)page << 8) + at;
+  page += at >> 8;
   select();
   transfer(cmd);
-  transfer(a >> 16);
-  transfer(a >> 8);
-  transfer(a);
+  transfer(page >> 8);
+  transfer(page);
+  transfer(at);
 }
 
 void single(uint8_t cmd) {
@@ -103,13 +104,6 @@ bool dataAt(uint16_t page) {
 void seek(uint16_t at) {
   command(READ, dataPage, at);
   SPDR = 0;  // the first byte on its way
-}
-
-uint8_t read() {
-  wait();
-  uint8_t b = SPDR;
-  SPDR = 0;
-  return b;
 }
 
 void end() {

@@ -12,6 +12,9 @@
 //   fx::end();
 #pragma once
 #include <stdint.h>
+#ifdef __AVR__
+#include <avr/io.h>
+#endif
 
 namespace fx {
 
@@ -27,9 +30,17 @@ void pins();
 bool begin();
 
 // A read of the data from offset `at`: read() each byte, then end(). Nothing
-// else may use the SPI bus in between (drawing into hw::frame is fine).
+// else may use the SPI bus in between (drawing into hw::frame is fine). Each
+// byte's transfer starts before the last one is used (read() is inline:
+// drawing calls it for every byte).
 void seek(uint16_t at);
-uint8_t read();
+__attribute__((always_inline)) inline uint8_t read() {
+  while (!(SPSR & _BV(SPIF))) {
+  }
+  uint8_t b = SPDR;
+  SPDR = 0;
+  return b;
+}
 void end();
 // n bytes of the data from `at` into out.
 void readBytes(uint16_t at, uint8_t* out, uint16_t n);

@@ -75,6 +75,7 @@ export class Arduboy {
       if (this.waitFrame !== undefined && n >= this.waitFrame) this.stop = true;
     };
     this.stop = false;
+    this.asleep = 0; // cycles the CPU slept (SLEEP until an interrupt): the rest it was busy
   }
 
   /** A W25Q128 selected while its select pin is an output driven low, loaded with the images. */
@@ -112,11 +113,14 @@ export class Arduboy {
       const opcode = prog[cpu.pc];
       if (opcode === SLEEP && data[M.REG.SMCR] & SE && data[SREG] & I_FLAG && cpu.nextInterrupt < 0) {
         const next = cpu.nextClockEvent;
+        const from = cpu.cycles;
         if (!next || next.cycles > end) {
           cpu.cycles = end;
+          this.asleep += end - from;
           break;
         }
         cpu.cycles = Math.max(cpu.cycles, next.cycles);
+        this.asleep += cpu.cycles - from;
         data[SREG] &= ~I_FLAG; // run the event without taking an interrupt at the SLEEP itself
         cpu.tick();
         data[SREG] |= I_FLAG;

@@ -10,6 +10,7 @@ from ..engine.game import play_hand
 from ..engine.prng import ai_rng
 from ..ai.basic import RandomPlayer
 from ..engine.rules import Variant
+from .emulator import CYCLES_PER_MS, Emulator, FxImage, Press
 
 
 THINK_HANDS = 26  # 13 of each deck by default; make bench measures 400 (200 of each)
@@ -92,6 +93,49 @@ def emulators(seconds: float, echo: Callable[[str], None], hex_path: str) -> Non
         echo(f"  {name:<11} {speed:>10.1f} {figures[0]:>19} {figures[1]:>19}")
 
 
+FRAME_MS = 16
+# The busiest screens: a computer game at the table's pace (13 cards in hand, the trick, the panel),
+# and the How to play page (the most text on one screen).
+TABLE_GAME = "play seed=3 deck=52 scoring=last13 target=0 p0=random p1=random fast=0"
+RULES_PRESSES = ("A", "DOWN", "DOWN", "DOWN", "DOWN", "A")
+
+
+def frame_busy(hex_path: Path, fx: FxImage | None, scene: str, frames: int = 600) -> float:
+    """Milliseconds of each frame the CPU is busy (not asleep waiting for the next) on ``scene``
+    ("table" or "rules"), in the cycle-exact avr8js: what is left of the 16 ms is the margin."""
+    with Emulator(hex_path, fx=fx) as emu:
+        emu.run_until_ready()
+        if scene == "table":
+            emu.serial_write(TABLE_GAME + "\n")
+            emu.run_frames(30)
+        else:
+            emu.run_frames(30)
+            for button in RULES_PRESSES:
+                emu.play(10, [Press(button, 0, 5)])
+        before = emu.status()
+        emu.run_frames(frames)
+        after = emu.status()
+    busy = (after["cycles"] - before["cycles"]) - (after["asleep"] - before["asleep"])
+    return busy / (after["frames"] - before["frames"]) / CYCLES_PER_MS
+
+
+def frame_budget(hex_path: str, echo: Callable[[str], None]) -> None:
+    """Each edition's busy time a frame on the busiest screens (the FX edition's from its package beside the hex)."""
+    from .arduboyfile import read
+
+    package = Path(hex_path).parent / "ArduboyFX" / "WhistFX.arduboy"
+    editions = [("classic", Path(hex_path), None)]
+    if package.exists():
+        program = read(package)
+        fx_hex = Path(hex_path).parent / "ArduboyFX" / program.name
+        editions.append(("FX", fx_hex, program.fx))
+    echo(f"each frame's busy time (ms of the {FRAME_MS} ms frame, avr8js; the FX edition reads its art and texts "
+         "from the chip):")
+    for name, path, fx in editions:
+        table, rules = (frame_busy(path, fx, scene) for scene in ("table", "rules"))
+        echo(f"  {name:<8} the table {table:.2f} ms, How to play {rules:.2f} ms")
+
+
 def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None = None,
               think_hands: int = THINK_HANDS, elf_path: str | None = None, review_hands: int = 0) -> None:
     if hex_path and elf_path:
@@ -105,6 +149,7 @@ def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None 
         review_speed(review_hands, echo)
     if hex_path:
         emulators(seconds, echo, hex_path)
+        frame_budget(hex_path, echo)
         from . import thinktime
 
         echo("the table's wait: frames of 16 ms from the press that plays a card to the next 'Your turn', after "

@@ -194,3 +194,17 @@ def test_a_package_without_this_builds_data_is_one_error(firmware_dist, tmp_path
     assert r.exit_code == 1 and errors == [
         f"error: {package} (WhistFX.hex): no game data on the FX chip: the chip's data image is not this build's "
         "(an FX edition runs with the data in its own .arduboy package, from 'make hex')"], r.stderr
+
+
+def test_the_emulator_counts_the_cycles_the_cpu_sleeps(firmware_hex, fx_hex, fx_image):
+    """What `make bench` reads a frame's busy time from: the game sleeps the rest of each frame."""
+    from generator.targets.bench import frame_busy
+
+    with Emulator(firmware_hex) as emu:
+        emu.run_until_ready()
+        before = emu.status()
+        emu.run_frames(60)
+        after = emu.status()
+    slept, total = after["asleep"] - before["asleep"], after["cycles"] - before["cycles"]
+    assert 0 < slept < total
+    assert 0 < frame_busy(fx_hex, fx_image, "rules", frames=20) < 20
