@@ -41,14 +41,8 @@ class Edition:
     def flash_limit(self) -> int:
         return self.flash_max - FLASH_SPARE
 
-    @property
-    def select(self) -> str | None:
-        """The FX chip's select line, as the emulator names it."""
-        return {"fx": "PD1", "mini": "PE2"}.get(self.name)
-
 
 CLASSIC = Edition("classic", "Arduboy", "Whist", "", "", CATERINA_PROGRAM)
 FX = Edition("fx", "ArduboyFX", "WhistFX", "ArduboyFX", "-DWHIST_FX=1", CATHY3K_PROGRAM)
 MINI = Edition("mini", "ArduboyMini", "WhistMini", "ArduboyMini", "-DWHIST_FX=1 -DWHIST_FX_MINI=1", CATHY3K_PROGRAM)
 EDITIONS = (CLASSIC, FX, MINI)
-BY_DEVICE = {e.device: e for e in EDITIONS}

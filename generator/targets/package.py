@@ -13,16 +13,15 @@ import os
 import shutil
 import subprocess
 import zipfile
-from pathlib import Path
-from typing import TYPE_CHECKING, Callable
-
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from . import linkorder
 from .. import __version__
 from ..ai import solver
-from .editions import CLASSIC, EDITIONS, FLASH_SPARE, MINI, Edition
+from .editions import CLASSIC, EDITIONS, FX, MINI, Edition
 from .emulator import HEIGHT, WIDTH
 
 if TYPE_CHECKING:
@@ -250,17 +249,17 @@ def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
     gens = {False: out / "gen", True: out / "fx" / "gen"}
     for fx, gen in gens.items():
         generate_all(gen, assets, fx=fx)
-    builds = [Built(e, out / "avr" if e is CLASSIC else out / e.name / "avr") for e in EDITIONS]
+    built = {e: Built(e, out / "avr" if e is CLASSIC else out / e.name / "avr") for e in EDITIONS}
     with ThreadPoolExecutor(max_workers=2) as pool:  # the compiler and the emulator on both cores
-        list(pool.map(lambda b: _compile(b, gens[b.edition.fx]), builds))
-        stacks = list(pool.map(lambda b: _stack(b, gens[b.edition.fx], builds[1] if b.edition is MINI else None),
-                               builds))
-    for b, stack in zip(builds, stacks):
+        list(pool.map(lambda b: _compile(b, gens[b.edition.fx]), built.values()))
+        stacks = list(pool.map(lambda b: _stack(b, gens[b.edition.fx], built[FX] if b.edition is MINI else None),
+                               built.values()))
+    for b, stack in zip(built.values(), stacks):
         echo(f"{b.edition.name} edition ({b.edition.device}):")
         for line in b.lines + [stack]:
             echo(line)
-    echo(moved_report(builds[0].elf, builds[1].elf))
-    return _distribute(builds, gens[True], dist, echo)
+    echo(moved_report(built[CLASSIC].elf, built[FX].elf))
+    return _distribute(list(built.values()), gens[True], dist, echo)
 
 
 def _compile(b: Built, gen: Path) -> None:

@@ -426,3 +426,13 @@ def test_stack_high_water_mark_is_measured_and_checked(firmware_hex: Path, firmw
     monkeypatch.setattr(package, "STACK_MARGIN", free + 1)
     with pytest.raises(BuildError, match="stack too close"):
         package.stack_report(firmware_hex, space)
+
+
+@needs_avr
+def test_the_mini_differs_from_the_fx_edition_only_in_its_select_line(firmware_dist: Path) -> None:
+    """So the build measures the FX edition's stack once for both; any other difference measures both."""
+    from generator.targets.package import same_but_select
+
+    fx, mini = firmware_dist / "ArduboyFX" / "WhistFX.hex", firmware_dist / "ArduboyMini" / "WhistMini.hex"
+    assert same_but_select(fx, mini) and fx.read_bytes() != mini.read_bytes()
+    assert not same_but_select(fx, firmware_dist / "Whist.hex")
