@@ -35,11 +35,6 @@ constexpr uint8_t DATA_VECTOR = 0x14, SAVE_VECTOR = 0x18;
 
 uint16_t dataPage, savePage;
 
-__attribute__((always_inline)) inline void wait() {
-  while (!(SPSR & _BV(SPIF))) {
-  }
-}
-
 __attribute__((always_inline)) inline uint8_t transfer(uint8_t b) {
   SPDR = b;
   wait();

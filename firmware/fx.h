@@ -34,9 +34,13 @@ bool begin();
 // byte's transfer starts before the last one is used (read() is inline:
 // drawing calls it for every byte).
 void seek(uint16_t at);
-__attribute__((always_inline)) inline uint8_t read() {
+// Waits for the SPI byte under way.
+__attribute__((always_inline)) inline void wait() {
   while (!(SPSR & _BV(SPIF))) {
   }
+}
+__attribute__((always_inline)) inline uint8_t read() {
+  wait();
   uint8_t b = SPDR;
   SPDR = 0;
   return b;

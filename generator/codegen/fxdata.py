@@ -38,6 +38,7 @@ CHIP_PAGES = 65536  # a 16 MB chip in 256-byte pages; development data end at th
 # Two 4 KB sectors: firmware/save.cpp writes its records into one sector while the
 # other keeps the last complete one, so a power cut during an erase loses nothing.
 SAVE_BYTES = 2 * SECTOR
+TEXT_INDEX = 0  # the text index opens the data
 FILES = ("fxdata.h", "fxdata-data.bin", "fxdata-save.bin", "fxdata.bin")
 MISSING = "fx_missing"  # assets/text/NAME.txt: what the screen says when the chip lacks the data
 
@@ -61,9 +62,7 @@ class Image:
     """The data image and where its parts start."""
 
     data: bytes
-    text_index: int
     sprites: dict[str, int]  # sprite name -> offset of its first byte
-    texts: list[tuple[str, str]]
     font: sprites.Sprite
 
     @property
@@ -93,7 +92,6 @@ def build(assets_dir: Path) -> Image:
     """Lay out every text and sprite (checked as the classic edition checks them)."""
     items = text.texts(assets_dir)
     loaded = [sprites.load(spec, Path(assets_dir) / f"{spec.name}.png") for spec in sprites.SPECS]
-    index_at = 0
     out = bytearray(2 * len(items))
     for i, (_, t) in enumerate(items):
         at = len(out)
@@ -108,7 +106,7 @@ def build(assets_dir: Path) -> Image:
     if len(out) >= 1 << 16:
         raise ValueError("the FX data passed 64 KB: the firmware's offsets are 16-bit")
     font = next(s for s in loaded if s.spec.name == "font")
-    return Image(bytes(out), index_at, offsets, items, font)
+    return Image(bytes(out), offsets, font)
 
 
 def text_rows(font: sprites.Sprite, lines: list[str]) -> list[bytes]:
@@ -128,7 +126,7 @@ def render_header(image: Image, assets_dir: Path) -> str:
     total = checksum(image.data)
     lines = text.read(assets_dir, MISSING).split("\n")
     return env.get_template("fxdata.h.j2").render(image=image, sum_a=total & 0xFFFF, sum_b=total >> 16,
-                                                  save_bytes=SAVE_BYTES, chip_pages=CHIP_PAGES, page=PAGE,
+                                                  save_bytes=SAVE_BYTES, chip_pages=CHIP_PAGES, page=PAGE, text_index=TEXT_INDEX,
                                                   missing=list(zip(lines, text_rows(image.font, lines))))
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PAGE = 256  # the bootloader's 'A' counts the chip in these
-SECTOR = 4096  # the game erases its save block a sector at a time
+from ..codegen.fxdata import PAGE, SECTOR  # 'A' counts the chip in pages; the game erases sectors
+
 BLOCK = 65536  # the bootloader erases in these
 ADDRESSABLE = PAGE << 16  # 'A' takes a 16-bit page number: 16 MB at most
 RECORD_CHECK = PAGE - 2  # a save record's last two bytes: its checksum (firmware/save.cpp)
