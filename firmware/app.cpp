@@ -76,14 +76,17 @@ bool fast() { return prefs::value(prefs::OPT_SPEED); }
 // Frames before the computer plays when no finished trick is on show.
 uint8_t aiDelay() { return fast() ? 8 : 24; }
 
-// A press at the table is kept for the player's turn (the last one); it ends
-// a message and a finished trick's beat and hold.
+// A press at the table ends a message and a finished trick's beat and hold.
+// It is kept for the player's turn (the last one), except A before that turn
+// has begun: a tap to hurry the pace never plays a card the player has not
+// seen asked for.
 void keepPresses() {
   uint8_t b = buttons::pressedNow() & ~(buttons::DOWN | buttons::B);
   if (b) {
-    view.pending = b;
     view.note = 0;
     view.skip();
+    if (!view.aimed) b &= ~buttons::A;
+    if (b) view.pending = b;
   }
 }
 
@@ -197,7 +200,8 @@ void think() {
 
 // One step of the human's table: the buttons or the computer's move. A press
 // made while the table is busy (the computer's pause, a finished trick on
-// show) is kept, the last one, and acted on when the player's turn comes.
+// show) hurries it; LEFT, RIGHT and UP are kept, the last one, and acted on
+// when the player's turn comes (keepPresses).
 void stepTable() {
   view.review = buttons::pressed(buttons::B);
   keepPresses();
