@@ -21,8 +21,9 @@ using namespace whist;
 namespace {
 
 constexpr int8_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
-// frames (60 a second): the answer's beat, the winner framed, the face-up card's slide; Fast holds briefly
-constexpr uint8_t BEAT = 20, HOLD = 90, SLIDE = 32, HOLD_FAST = 16, FRESH = 60;
+// frames (60 a second): the answer's beat, the winner framed, the face-up card's slide; Fast has a
+// shorter beat and hold (the answer is still seen on its own) and no slide
+constexpr uint8_t BEAT = 20, HOLD = 90, SLIDE = 32, BEAT_FAST = 8, HOLD_FAST = 30, FRESH = 60;
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
 constexpr uint8_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
 // Seat 0's card in the trick down and left, seat 1's up and right.
@@ -75,6 +76,21 @@ uint8_t seatName(const Game& g, uint8_t seat) {
   return (human(g) ? text::YOU : text::P1) + seat;
 }
 
+// Text `id` at the left of row y, each "#n" in it the number v[n] (the engine's reason and notice lines).
+void filled(int8_t y, uint8_t id, const uint8_t* v) {
+  text::Reader r;
+  text::open(r, id);
+  uint8_t x = 0;
+  for (char c; (c = text::next(r));) {
+    if (c == '#') {
+      x = gfx::number(x, y, v[text::next(r) - '0']);
+    } else {
+      char s[2] = {c, 0};
+      x = gfx::text(x, y, s);
+    }
+  }
+}
+
 void message(const Game& g, const View& v) {
   if (v.demo) {  // the title's demo says so, right of the messages (at most 27 characters)
     gfx::fillRect(109, 0, 19, 6);
@@ -97,7 +113,9 @@ void message(const Game& g, const View& v) {
     for (uint8_t n = hw::frameCount >> 4 & 3; n--;) x = gfx::textId(x, 0, text::DOT);  // the dots move while it searches
     return;
   } else if (!stockLeft(g) && g.trickNo == handSize(g)) {  // the notices show on the player's first turn of a stage
-    msg = text::STAGE2;
+    uint8_t n[2];  // which tricks score, from the engine: "Stage 2: 13 tricks score, over 6"
+    filled(0, text::notice(stage2Notice(g, n)), n);
+    return;
   } else if (g.trickNo == 0) {
     msg = g.mode == MODE_LOW ? text::LOW_HAND : text::STAGE1;
   } else if (v.armed) {
@@ -156,7 +174,7 @@ void View::played(const Game& g, uint8_t r, bool fast) {
     const Trick& t = g.last;
     slide = fast || t.take == NO_CARD ? 0 : SLIDE;
     framed = (fast ? HOLD_FAST : HOLD) + slide;
-    trickT = framed + (fast ? 0 : BEAT);
+    trickT = framed + (fast ? BEAT_FAST : BEAT);
     fresh = NO_CARD;  // stage 2: nothing drawn (the hand hides `fresh` while a trick is on show)
     if (t.take != NO_CARD) {
       fresh = t.winner == 0 ? t.take : t.draw;
@@ -301,17 +319,7 @@ void drawHandEnd(const Game& g) {
   // why: "9 tricks: 3 over 6", "SLAM: 13 tricks = 10 points" (the engine's words and numbers)
   uint8_t v[4];
   uint8_t kind = handReason(g, v);
-  text::Reader r;
-  text::open(r, text::reason(kind));
-  x = 0;
-  for (char c; (c = text::next(r));) {
-    if (c == '#') {
-      x = gfx::number(x, 51, v[text::next(r) - '0']);
-    } else {
-      char s[2] = {c, 0};
-      x = gfx::text(x, 51, s);
-    }
-  }
+  filled(51, text::reason(kind), v);
   if (kind == REASON_SLAM) gfx::fillRect(0, 0, 128, 7, gfx::INVERT);  // the title a banner
   // the opponent: triumphant on its slam or its game, pleased with its points, sulking over the player's
   face(110, 9, g.points[1] ? (kind == REASON_SLAM || g.winner == 1 ? TRIUMPHANT : PLEASED)

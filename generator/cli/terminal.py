@@ -15,7 +15,7 @@ import click
 from ..ai.players import FIRST_LEVEL, HUMAN, LEVEL_NAMES, make_player
 from ..ai.review import HandReview, Reviewer
 from ..engine.cards import CardError, suit_of
-from ..engine.display import DECK_TITLES, score_reason, scoring_title
+from ..engine.display import DECK_TITLES, score_reason, scoring_help, scoring_title, stage2_notice
 from ..engine.game import play_hand
 from ..engine.prng import ai_rng
 from ..engine.rules import LOW, Variant, game_winner, hand_points
@@ -76,7 +76,7 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         if obs.stock_left:
             echo(f"Face-up card: {t.card(obs.upcard)}, {obs.stock_left} left in the stock.")
         elif obs.trick_number == variant.deck.hand_size + 1:
-            echo("Stage 2: no more drawing. The last tricks are played out.")
+            echo(stage2_notice(variant.scoring, variant.deck, obs.mode) + ". No more drawing.")
 
     def choose(state: HandState, p: int) -> int:
         obs = state.observation(p)
@@ -99,6 +99,10 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
             if text in ("?", "h", "help"):
                 for line in HELP:
                     echo(line)
+                scoring = scoring_help(variant.scoring, variant.deck)
+                echo(f"{scoring[0]}. {' '.join(scoring[1:])}")  # which tricks score, and how
+                if obs.stage == 2:
+                    echo(stage2_notice(variant.scoring, variant.deck, obs.mode) + ".")
                 show()
                 continue
             try:

@@ -57,6 +57,7 @@ def core_context() -> dict:
         "version": __version__,
         "suit_order_styles": display.SUIT_ORDER_STYLES,
         "reasons": list(display.REASONS),
+        "notices": list(display.NOTICES),
         "suit_orders": suit_orders,
         "ranks": cards.RANKS,
         "suits": cards.SUITS,

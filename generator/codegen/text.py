@@ -87,7 +87,8 @@ def labels(assets_dir: Path) -> list[tuple[str, str]]:
 def titles() -> list[tuple[str, str]]:
     """The menus' names from the engine: DECK_<deck>, SCORING_<scoring>_<deck>,
     LEVEL_NAME_<player>, SUIT_ORDER_<style>, each in its enumeration's order; then
-    REASON_<kind>, the scoreboard's reason lines ("#n": a number, whist::handReason's)."""
+    REASON_<kind>, the scoreboard's reason lines ("#n": a number, whist::handReason's), and
+    NOTICE_<kind>, stage 2's notices (whist::stage2Notice's numbers)."""
     decks = list(cards.DECKS.values())
     out = [(f"DECK_{d.size}", display.DECK_TITLES[d.size]) for d in decks]
     out += [(f"SCORING_{s.name.upper()}_{d.size}", display.scoring_title(s, d))
@@ -95,6 +96,7 @@ def titles() -> list[tuple[str, str]]:
     out += [(f"LEVEL_NAME_{p.upper()}", LEVEL_NAMES[p][0]) for p in DEVICE_PLAYERS]
     out += [(f"SUIT_ORDER_{st.upper()}", display.SUIT_ORDER_TITLES[st]) for st in display.SUIT_ORDER_STYLES]
     out += [(f"REASON_{kind.upper()}", t) for kind, t in display.REASONS.items()]
+    out += [(f"NOTICE_{kind.upper()}", t) for kind, t in display.NOTICES.items()]
     return out
 
 
@@ -137,6 +139,7 @@ def firsts() -> dict[str, str]:
         "level_name": f"LEVEL_NAME_{DEVICE_PLAYERS[0].upper()}",
         "suit_order": f"SUIT_ORDER_{display.SUIT_ORDER_STYLES[0].upper()}",
         "reason": f"REASON_{next(iter(display.REASONS)).upper()}",
+        "notice": f"NOTICE_{next(iter(display.NOTICES)).upper()}",
         "help": f"HELP_{scoring}_{deck}",
         "setting": "SETTING_0",
         "level": f"LEVEL_{DEVICE_PLAYERS[0].upper()}",

@@ -3,7 +3,8 @@
 The orders come from the app manual in the rules folder; the firmware's table
 is generated from :func:`suit_order`. The scoreboard's reason line is
 :data:`REASONS` filled in by :func:`hand_reason`, from the scoring rows of
-:mod:`.rules`; the firmware's texts and its ``handReason`` are generated from them.
+:mod:`.rules`; the firmware's texts and its ``handReason`` are generated from them,
+as stage 2's notice (:data:`NOTICES`, :func:`stage2_notice`) and ``stage2Notice`` are.
 """
 
 from __future__ import annotations
@@ -88,6 +89,32 @@ def hand_reason(scoring, deck, mode: int, tricks: tuple[int, int]) -> tuple[str,
     else:
         kind = "low" if mode == LOW else "over"
     return kind, numbers
+
+
+# Stage 2's notice, at the player's first turn in it: which tricks score. "#0" is the number of tricks
+# counted (the hand's, when every trick counts), "#1" the tricks a winner must exceed.
+NOTICES = {
+    "over": "Stage 2: these #0 score, over #1",
+    "every": "Stage 2: all #0 count, over #1",
+    "difference": "Stage 2: #0 tricks score the gap",
+    "low": "Stage 2: fewest of #0 tricks win",
+}
+
+
+def notice_kind(scoring, mode: int) -> str:
+    """The kind of :data:`NOTICES` that says what scores in this hand's stage 2."""
+    if scoring.counts_stage1:
+        return "every"
+    if scoring.difference:
+        return "difference"
+    return "low" if mode == LOW else "over"
+
+
+def stage2_notice(scoring, deck, mode: int) -> str:
+    """Stage 2's notice as the table shows it: "Stage 2: these 13 score, over 6"."""
+    counted = deck.hand_size * (2 if scoring.counts_stage1 else 1)
+    numbers = (counted, scoring.over[deck.size])
+    return re.sub(r"#(\d)", lambda m: str(numbers[int(m[1])]), NOTICES[notice_kind(scoring, mode)])
 
 
 def score_reason(scoring, deck, mode: int, tricks: tuple[int, int]) -> str:

@@ -29,8 +29,8 @@ from ..engine.rules import Variant
 CLOCK_HZ = 16_000_000
 FRAME_CYCLES = CLOCK_HZ * 16 // 1000  # hw::FRAME_MS: a frame is due every 16 ms
 # The table's pace in frames (firmware/table.cpp, app.cpp): a finished stage-1 trick's beat, hold and
-# slide at the normal speed, its hold at the fast one, and the computer's pause before its answer.
-PACE = {"normal": 20 + 90 + 32, "fast": 16, "pause": 24, "pause fast": 8}
+# slide at the normal speed, its beat and hold at the fast one, and the computer's pause before its answer.
+PACE = {"normal": 20 + 90 + 32, "fast": 8 + 30, "pause": 24, "pause fast": 8}
 HOOK_SYMBOL = "thinkHook_"  # whist_core.cpp's think hook pointer: set around every search on the table
 DATA_BASE = 0x800000  # where avr-nm puts the data space
 

@@ -82,6 +82,7 @@ def test_play_whole_games_by_typing_cards_as_shown():
     assert max(len(line) for line in out.splitlines()) <= 80
     assert not re.search(r"\b[01]:[2-9TJQKA]|win=|take=|draw=|\bT[SHDC]\b", out)  # no trace jargon, tens as 10
     assert "You play against Club (3/5" in out
+    assert "Stage 2: these 7 score, over 3. No more drawing." in out  # Last 7 in Small Whist
     # each trick's header comes before its first card, whoever leads; the computer's lead after it
     lines = out.splitlines()
     leads = [i for i, x in enumerate(lines) if x.startswith("Cpu leads ")]
@@ -93,6 +94,7 @@ def test_play_in_the_terminal_explains_itself_on_a_question_mark():
     r = run(main, ["play", "--seed", "7", "--target", "0", "--deck", "28"], input="?\nq\n")
     assert r.exit_code == 0
     assert "? explains" in r.output and "Follow the suit led if you can" in r.output
+    assert "Scoring: Last 7. Only the last 7 tricks count. Winner scores tricks over 3." in r.output
     assert r.output.count("Your hand:") == 2  # shown again after the help
 
 

@@ -1,9 +1,9 @@
-"""What the device says about a hand's score: the scoreboard's reason line, from the scoring rows."""
+"""What the device says about a hand's score: stage 2's notice and the scoreboard's reason line, from the scoring rows."""
 
 import pytest
 
 from generator.engine.cards import DECKS
-from generator.engine.display import HELP_WIDTH, score_reason
+from generator.engine.display import HELP_WIDTH, score_reason, stage2_notice
 from generator.engine.rules import HIGH, LOW, SCORINGS
 
 
@@ -30,3 +30,20 @@ def test_every_reason_fits_the_screen():
             for mode in (HIGH, LOW):
                 for a in range(n + 1):
                     assert len(score_reason(scoring, deck, mode, (a, n - a))) <= HELP_WIDTH
+
+
+@pytest.mark.parametrize("scoring, deck, mode, line", [
+    ("last13", 52, HIGH, "Stage 2: these 13 score, over 6"),
+    ("last13", 28, HIGH, "Stage 2: these 7 score, over 3"),
+    ("every", 52, HIGH, "Stage 2: all 26 count, over 13"),
+    ("diff", 28, HIGH, "Stage 2: 7 tricks score the gap"),
+    ("highlow", 52, HIGH, "Stage 2: these 13 score, over 6"),
+    ("highlow", 52, LOW, "Stage 2: fewest of 13 tricks win"),
+])
+def test_stage_2s_notice_says_which_tricks_score(scoring, deck, mode, line):
+    assert stage2_notice(SCORINGS[scoring], DECKS[deck], mode) == line
+
+
+def test_every_notice_fits_the_screen():
+    assert all(len(stage2_notice(s, d, m)) <= HELP_WIDTH for s in SCORINGS.values() for d in DECKS.values()
+               for m in (HIGH, LOW))

@@ -19,7 +19,7 @@ from conftest import needs_firmware
 from generator.codegen.core import EEPROM_SAVES
 from generator.targets.emulator import frame_to_image
 from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
-from generator.engine.display import score_reason
+from generator.engine.display import score_reason, stage2_notice
 from generator.engine.rules import HIGH, LOW
 from generator.targets.buttons import SCREEN, SCREENS, SETTINGS, ButtonGame, Device, booted, button_game
 from generator.targets.screentext import GAME_OVER_FACE, HAND_END_FACE, mood, read
@@ -257,17 +257,22 @@ def scoreboard_mood(lines: list[str], score: str, reason: str) -> str:
 
 
 def play_reading_scoreboards(game: ButtonGame) -> None:
-    """Play the game out on the buttons; each scoreboard must say why, in the engine's words, and the
-    opponent's face how it takes it."""
+    """Play the game out on the buttons; stage 2's notice must say which tricks score and each
+    scoreboard why, in the engine's words, and the opponent's face how it takes it."""
     dev = game.dev
     scores = iter(x for x in game.want if x.startswith("score "))
     modes = iter(x for x in game.want if x.startswith("trump "))
     while True:
+        mode = LOW if next(modes).endswith("mode=low") else HIGH
+        game.play_hand(tricks=game.variant.deck.hand_size)
+        dev.wait_turn()
+        dev.run(2)
+        assert read(dev.emu.screen(), 0) == stage2_notice(game.variant.scoring, game.variant.deck, mode)
+        dev.waiting = True  # still our turn for play_hand
         game.play_hand()
         dev.wait_screen("hand_end")
         score = next(scores)
         tricks = tuple(map(int, score.split()[1][len("tricks="):].split(",")))
-        mode = LOW if next(modes).endswith("mode=low") else HIGH
         reason = score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
         assert read(dev.emu.screen(), 51) == reason
         assert mood(dev.emu.screen(), *HAND_END_FACE) == scoreboard_mood(game.want, score, reason), score
