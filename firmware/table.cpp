@@ -25,7 +25,8 @@ constexpr int8_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
 // shorter beat and hold (the answer is still seen on its own) and no slide
 constexpr uint8_t BEAT = 20, HOLD = 90, SLIDE = 32, BEAT_FAST = 8, HOLD_FAST = 30, FRESH = 60;
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
-constexpr uint8_t PANEL_X = 88, TRICKS_X = 104, POINTS_X = 116;
+// The panel: the opponent's face, then each side's name (inverted on its turn), tricks and points.
+constexpr uint8_t FACE_X = 85, NAME_X = 96, TRICKS_X = 109, POINTS_X = 121;
 // Seat 0's card in the trick down and left, seat 1's up and right.
 int8_t trickX(uint8_t seat) { return seat ? 66 : 48; }
 int8_t trickY(uint8_t seat) { return seat ? 9 : 12; }  // seat 1's frame from y 8: below the top line's page
@@ -70,10 +71,11 @@ uint8_t tableMood(const Game& g, const View& v) {
   return (hw::frameCount & 255) < 6 ? BLINKING : NEUTRAL;
 }
 
-// "You" / "Cpu" against a person; "P1" / "P2" when two computers play.
+// "You" and the opponent's name against a person; "P1" / "P2" when two computers play.
 uint8_t seatName(const Game& g, uint8_t seat) {
-  static_assert(text::CPU == text::YOU + 1 && text::P2 == text::P1 + 1, "seat names in seat order");
-  return (human(g) ? text::YOU : text::P1) + seat;
+  static_assert(text::P2 == text::P1 + 1, "seat names in seat order");
+  if (!human(g)) return text::P1 + seat;
+  return seat ? text::opponent(g.who[1]) : text::YOU;
 }
 
 // Text `id` at the left of row y, each "#n" in it the number v[n] (the engine's reason and notice lines).
@@ -126,24 +128,21 @@ void message(const Game& g, const View& v) {
   gfx::textId(x, 0, msg);
 }
 
-// Whose turn, each side's tricks ("Tk": all of them, when every trick scores;
-// else "S1" / "S2": this stage's) and total points; the opponent's face in
-// its row, under the header.
+// The opponent's face; each side's name (inverted on its turn), tricks ("Tk":
+// all of them, when every trick scores; else "S1" / "S2": this stage's) and
+// total points.
 void panel(const Game& g, const View& v) {
   bool all = countsStage1(g);
   uint8_t stage = g.trickNo - (v.trickT != 0) >= handSize(g);  // 1 in stage 2, once stage 1's last trick is off
   static_assert(text::S2 == text::S1 + 1, "the stages' headers in order");
   gfx::textId(TRICKS_X, 8, all ? text::TK : text::S1 + stage);
   gfx::textId(POINTS_X, 8, text::PT);
+  face(FACE_X, 8, tableMood(g, v));
   for (uint8_t row = 0; row < 2; row++) {
     uint8_t seat = 1 - row;
     int8_t y = 14 + row * 7;
-    if (!v.handOver && !v.trickT && turn(g) == seat) gfx::textId(PANEL_X - 5, y, text::GT);
-    if (seat) {
-      face(PANEL_X - 1, 8, tableMood(g, v));  // the opponent's face stands for its name
-    } else {
-      gfx::textId(PANEL_X, y, seatName(g, seat));
-    }
+    gfx::textId(NAME_X, y, seatName(g, seat));
+    if (!v.handOver && !v.trickT && turn(g) == seat) gfx::fillRect(NAME_X - 1, y - 1, 13, 7, gfx::INVERT);
     uint8_t n = g.won[stage][seat];
     if (all) n = g.won[0][seat] + g.won[1][seat];
     gfx::number(TRICKS_X, y, n);

@@ -61,7 +61,7 @@ SPECS = (
     Spec("card_face", (16, 24), (16, 24), masked=True, doc="card face: outline, white body, round corners"),
     Spec("card_back", (16, 24), (16, 24), masked=True, doc="card back pattern, same outline as the face"),
     Spec("trophy", (16, 16), (16, 16), doc="the winner's cup on the game-over screen"),
-    Spec("face", (72, 12), (12, 12),
+    Spec("face", (60, 10), (10, 10),
          doc="the opponent's face, one frame a mood: neutral, blinking, thinking, pleased, sulking, triumphant"),
 )
 

@@ -23,7 +23,7 @@ import re
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from .. import __version__
-from ..ai.players import DEVICE_PLAYERS, LEVEL_NAMES
+from ..ai.players import DEVICE_PLAYERS, LEVEL_NAMES, OPPONENTS
 from ..engine import cards, display, rules
 from . import tracetext
 from .pack import TextPack, bpe_pack
@@ -94,6 +94,7 @@ def titles() -> list[tuple[str, str]]:
     out += [(f"SCORING_{s.name.upper()}_{d.size}", display.scoring_title(s, d))
             for s in rules.SCORINGS.values() for d in decks]
     out += [(f"LEVEL_NAME_{p.upper()}", LEVEL_NAMES[p][0]) for p in DEVICE_PLAYERS]
+    out += [(f"OPPONENT_{p.upper()}", OPPONENTS[p]) for p in DEVICE_PLAYERS]
     out += [(f"SUIT_ORDER_{st.upper()}", display.SUIT_ORDER_TITLES[st]) for st in display.SUIT_ORDER_STYLES]
     out += [(f"REASON_{kind.upper()}", t) for kind, t in display.REASONS.items()]
     out += [(f"NOTICE_{kind.upper()}", t) for kind, t in display.NOTICES.items()]
@@ -137,6 +138,7 @@ def firsts() -> dict[str, str]:
         "deck": f"DECK_{deck}",
         "scoring": f"SCORING_{scoring}_{deck}",
         "level_name": f"LEVEL_NAME_{DEVICE_PLAYERS[0].upper()}",
+        "opponent": f"OPPONENT_{DEVICE_PLAYERS[0].upper()}",
         "suit_order": f"SUIT_ORDER_{display.SUIT_ORDER_STYLES[0].upper()}",
         "reason": f"REASON_{next(iter(display.REASONS)).upper()}",
         "notice": f"NOTICE_{next(iter(display.NOTICES)).upper()}",

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from ..codegen.sprites import SPECS
 from .buttons import SCREEN, ButtonGame, Device
 from .emulator import Backend, Emulator, EmulatorError, backend, frame_to_image, save_gif
 from .screentext import HAND_END_FACE, MOODS, TABLE_FACE, mood
@@ -145,10 +146,11 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
     missing = [m for m in MOODS if m not in faces]
     if missing:
         raise EmulatorError(f"the opponent's face never showed {', '.join(missing)}")
-    strip = Image.new("1", (14 * len(MOODS), 14))
+    w, h = next(s for s in SPECS if s.name == "face").frame
+    strip = Image.new("1", ((w + 2) * len(MOODS), h + 2))
     for i, name in enumerate(MOODS):
         x, y = HAND_END_FACE if name == "triumphant" else TABLE_FACE
-        strip.paste(frame_to_image(faces[name]).crop((x - 1, y - 1, x + 13, y + 13)), (14 * i, 0))
+        strip.paste(frame_to_image(faces[name]).crop((x - 1, y - 1, x + w + 1, y + h + 1)), ((w + 2) * i, 0))
     path = out / "faces.png"
     strip.resize((strip.width * 2 * scale, strip.height * 2 * scale), Image.NEAREST).save(path, format="PNG")
     saved.append(path)

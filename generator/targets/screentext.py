@@ -18,7 +18,7 @@ ASSETS = Path(__file__).resolve().parents[2] / "assets"
 CHAR_W, CHAR_H = 4, 6
 # face.png's frames in order (enum Mood in firmware/table.cpp), and where the screens draw the face
 MOODS = ("neutral", "blinking", "thinking", "pleased", "sulking", "triumphant")
-TABLE_FACE, HAND_END_FACE, GAME_OVER_FACE = (87, 8), (110, 9), (54, 12)
+TABLE_FACE, HAND_END_FACE, GAME_OVER_FACE = (85, 8), (110, 9), (54, 12)
 
 
 @cache
