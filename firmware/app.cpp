@@ -73,6 +73,11 @@ void serialSink(char c) {
 }
 
 bool fast() { return prefs::value(prefs::OPT_SPEED); }
+
+#if WHIST_FX
+// The opponent speaks: its line for this moment, chosen by the deal (persona.py).
+void say(text::Moment m) { view.speak(text::voice(game.who[1], m, game.seed, game.handNo)); }
+#endif
 // Frames before the computer plays when no finished trick is on show.
 uint8_t aiDelay() { return fast() ? 8 : 24; }
 
@@ -82,6 +87,12 @@ uint8_t aiDelay() { return fast() ? 8 : 24; }
 // seen asked for.
 void keepPresses() {
   uint8_t b = buttons::pressedNow() & ~(buttons::DOWN | buttons::B);
+#if WHIST_FX
+  if (view.speaking() && buttons::pressedNow()) {  // a press ends the opponent's words, and only that
+    view.voiceT = 0;
+    return;
+  }
+#endif
   if (b) {
     view.note = 0;
     view.skip();
@@ -122,6 +133,9 @@ void toTable(Screen s) {
   view.demo = demo && s == AUTO;
   wait = aiDelay();
   setScreen(s);
+#if WHIST_FX
+  if (s == TABLE) say(text::MOMENT_HAND);  // a hand's start, its trump just turned up
+#endif
 }
 
 // Deals the next hand; a person's hand keeps its trace back until it is over.
@@ -182,6 +196,14 @@ void playCard(uint8_t c) {
       sound::play(SND_PLAY);
     }
   }
+#if WHIST_FX
+  if (screen == TABLE) {  // after the trick's pace: stage 2 begins, or the hand ends with a slam or the game
+    uint8_t v[4];
+    if (game.winner == 0 || game.winner == 1) say(game.winner ? text::MOMENT_WON : text::MOMENT_LOST);
+    else if ((r & HAND_DONE) && handReason(game, v) == REASON_SLAM && game.points[1]) say(text::MOMENT_SLAM);
+    else if ((r & TRICK_DONE) && game.trickNo == handSize(game)) say(text::MOMENT_STAGE2);
+  }
+#endif
   if ((r & HAND_DONE) && screen == TABLE) {
     hidden = false;
     replayHand(game);
@@ -213,6 +235,12 @@ void stepTable() {
   }
   if (wait) wait--;  // the computer's pause, within a finished trick's pace if one is on show
   if (view.step()) return;
+#if WHIST_FX
+  if (view.voiceT) {  // the opponent speaks: play waits (a press ends it: keepPresses)
+    view.voiceT--;
+    return;
+  }
+#endif
   if (view.handOver) {
     uint8_t v[4];
     if (handReason(game, v) == REASON_SLAM) sound::play(SND_WIN);  // a slam's fanfare

@@ -78,14 +78,20 @@ uint8_t seatName(const Game& g, uint8_t seat) {
   return seat ? text::opponent(g.who[1]) : text::YOU;
 }
 
-// Text `id` at the left of row y, each "#n" in it the number v[n] (the engine's reason and notice lines).
-void filled(int8_t y, uint8_t id, const uint8_t* v) {
+// Text `id` from (x0, y), each "#n" in it the number v[n] (the engine's reason and notice lines);
+// in the FX edition a new line goes on the next row (the opponents' words).
+void filled(uint8_t x0, int8_t y, uint8_t id, const uint8_t* v) {
   text::Reader r;
   text::open(r, id);
-  uint8_t x = 0;
+  uint8_t x = x0;
   for (char c; (c = text::next(r));) {
     if (c == '#') {
       x = gfx::number(x, y, v[text::next(r) - '0']);
+#if WHIST_FX
+    } else if (c == '\n') {
+      x = x0;
+      y += 7;
+#endif
     } else {
       char s[2] = {c, 0};
       x = gfx::text(x, y, s);
@@ -116,7 +122,7 @@ void message(const Game& g, const View& v) {
     return;
   } else if (!stockLeft(g) && g.trickNo == handSize(g)) {  // the notices show on the player's first turn of a stage
     uint8_t n[2];  // which tricks score, from the engine: "Stage 2: 13 tricks score, over 6"
-    filled(0, text::notice(stage2Notice(g, n)), n);
+    filled(0, 0, text::notice(stage2Notice(g, n)), n);
     return;
   } else if (g.trickNo == 0) {
     msg = g.mode == MODE_LOW ? text::LOW_HAND : text::STAGE1;
@@ -287,6 +293,16 @@ void View::draw(const Game& g) {
     drawCard(sel ? x + shake : x, y, c);
     if (freshT && c == fresh) gfx::fillRect(x + 1, y + 1, 7, 15, gfx::INVERT);  // the card just drawn: its corner inverted
   }
+#if WHIST_FX
+  if (speaking()) {  // over the table's middle, the hand still in sight: the portrait, a bubble pointing at it
+    gfx::fillRect(0, 8, 128, 26, gfx::BLACK);
+    gfx::bitmap(1, 9, sprites::portraits + g.who[1] * sprites::PORTRAITS_FRAME_BYTES, sprites::PORTRAITS_W,
+                sprites::PORTRAITS_H);
+    gfx::rect(29, 8, 99, 25);
+    gfx::fillRect(26, 15, 4, 3);  // the bubble's tail
+    filled(32, 10, voice, nullptr);
+  }
+#endif
 }
 
 // Who won the hand and by how much, each stage's tricks, the tricks that
@@ -318,7 +334,7 @@ void drawHandEnd(const Game& g) {
   // why: "9 tricks: 3 over 6", "SLAM: 13 tricks = 10 points" (the engine's words and numbers)
   uint8_t v[4];
   uint8_t kind = handReason(g, v);
-  filled(51, text::reason(kind), v);
+  filled(0, 51, text::reason(kind), v);
   if (kind == REASON_SLAM) gfx::fillRect(0, 0, 128, 7, gfx::INVERT);  // the title a banner
   // the opponent: triumphant on its slam or its game, pleased with its points, sulking over the player's
   face(110, 9, g.points[1] ? (kind == REASON_SLAM || g.winner == 1 ? TRIUMPHANT : PLEASED)

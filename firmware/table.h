@@ -29,6 +29,17 @@ struct View {
   bool demo;           // the title's demo: captioned DEMO
   bool drawn;          // the OLED shows this table as draw() left it (a search may start)
   uint8_t suitStyle;   // whist::SuitOrderStyle
+#if WHIST_FX
+  // The opponent's words (a text id) in a bubble beside its portrait, once no trick is on show, for
+  // voiceT frames: play waits meanwhile and a press only ends them (app.cpp).
+  uint8_t voice;
+  uint8_t voiceT;
+  void speak(uint8_t id) {
+    voice = id;
+    voiceT = 150;
+  }
+  bool speaking() const { return voiceT && !trickT; }
+#endif
 
   void reset(uint8_t style);
   // After whist::play() returned r; `fast`: the quick pace of the speed setting.

@@ -45,15 +45,6 @@ LEVEL_NAMES: dict[str, tuple[str, str]] = {
     "easy": ("Pro", "4/5: stronger than the original"),
     "hard": ("Master", "5/5: the strongest, thinks ahead"),
 }
-# Each level is an opponent with a name, shown where the computer is named (the table's
-# panel, "Max is thinking", the scoreboard); at most 3 letters, the panel's room.
-OPPONENTS: dict[str, str] = {
-    "random": "Pip",
-    "greedy": "Kit",
-    "original": "Reg",
-    "easy": "Ada",
-    "hard": "Max",
-}
 # The level a first game on the device is played at (the serial `play`
 # command keeps its own default, protocol.DEFAULTS).
 FIRST_LEVEL = "original"

@@ -49,6 +49,7 @@ class Spec:
     ink_w: int = 0  # font: columns kept per glyph; the others must stay blank (spacing)
     doc: str = ""
     packed: bool = False  # stored LZ-packed, for sprites::unpack into a buffer (no mask, one frame)
+    fx_only: bool = False  # on the FX chip only: the classic edition's flash has no room for it
 
 
 SPECS = (
@@ -63,7 +64,10 @@ SPECS = (
     Spec("trophy", (16, 16), (16, 16), doc="the winner's cup on the game-over screen"),
     Spec("face", (60, 10), (10, 10),
          doc="the opponent's face, one frame a mood: neutral, blinking, thinking, pleased, sulking, triumphant"),
+    Spec("portraits", (120, 24), (24, 24), fx_only=True,
+         doc="each opponent's portrait beside its words, in the device's level order (persona.OPPONENTS)"),
 )
+CLASSIC_SPECS = tuple(s for s in SPECS if not s.fx_only)
 
 
 @dataclass(frozen=True)
@@ -210,8 +214,8 @@ def font_subset(font: Sprite, chars: set[str]) -> Sprite:
 
 
 def load_all(assets_dir: Path, firmware: Path = FIRMWARE) -> list[Sprite]:
-    """Every sprite, the font cut to what the firmware draws."""
-    out = [load(spec, assets_dir / f"{spec.name}.png") for spec in SPECS]
+    """The classic edition's sprites, the font cut to what the firmware draws."""
+    out = [load(spec, assets_dir / f"{spec.name}.png") for spec in CLASSIC_SPECS]
     return [font_subset(s, drawn(assets_dir, firmware)) if s.spec.name == "font" else s for s in out]
 
 

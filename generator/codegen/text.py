@@ -23,7 +23,8 @@ import re
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from .. import __version__
-from ..ai.players import DEVICE_PLAYERS, LEVEL_NAMES, OPPONENTS
+from ..ai import persona
+from ..ai.players import DEVICE_PLAYERS, LEVEL_NAMES
 from ..engine import cards, display, rules
 from . import tracetext
 from .pack import TextPack, bpe_pack
@@ -94,7 +95,7 @@ def titles() -> list[tuple[str, str]]:
     out += [(f"SCORING_{s.name.upper()}_{d.size}", display.scoring_title(s, d))
             for s in rules.SCORINGS.values() for d in decks]
     out += [(f"LEVEL_NAME_{p.upper()}", LEVEL_NAMES[p][0]) for p in DEVICE_PLAYERS]
-    out += [(f"OPPONENT_{p.upper()}", OPPONENTS[p]) for p in DEVICE_PLAYERS]
+    out += [(f"OPPONENT_{p.upper()}", persona.OPPONENTS[p]) for p in DEVICE_PLAYERS]
     out += [(f"SUIT_ORDER_{st.upper()}", display.SUIT_ORDER_TITLES[st]) for st in display.SUIT_ORDER_STYLES]
     out += [(f"REASON_{kind.upper()}", t) for kind, t in display.REASONS.items()]
     out += [(f"NOTICE_{kind.upper()}", t) for kind, t in display.NOTICES.items()]
@@ -118,10 +119,18 @@ def screen_texts(assets_dir: Path) -> list[tuple[str, str]]:
     return out
 
 
-def texts(assets_dir: Path) -> list[tuple[str, str]]:
-    """(id, text) of every packed text in id order: the screen's, then what goes out over USB
-    serial (tracetext.py; TRACE_*)."""
-    out = screen_texts(assets_dir) + tracetext.texts()
+def voice_texts() -> list[tuple[str, str]]:
+    """The opponents' lines, VOICE_<player>_<moment>_<i>, player after player in the device's
+    level order, each player's in persona.MOMENTS order (the FX edition's only: they are on its chip)."""
+    persona.check()
+    return [(f"VOICE_{p.upper()}_{m.upper()}_{i}", t) for p in DEVICE_PLAYERS for m in persona.MOMENTS
+            for i, t in enumerate(persona.LINES[p][m])]
+
+
+def texts(assets_dir: Path, fx: bool = False) -> list[tuple[str, str]]:
+    """(id, text) of every text in id order: the screen's, then what goes out over USB
+    serial (tracetext.py; TRACE_*); with ``fx`` the opponents' lines last."""
+    out = screen_texts(assets_dir) + tracetext.texts() + (voice_texts() if fx else [])
     seen: set[str] = set()
     for name, _ in out:
         if name in seen:
@@ -130,11 +139,12 @@ def texts(assets_dir: Path) -> list[tuple[str, str]]:
     return out
 
 
-def firsts() -> dict[str, str]:
+def firsts(fx: bool = False) -> dict[str, str]:
     """The first id of each run of texts the firmware indexes (text.h's helpers)."""
     deck = next(iter(cards.DECKS.values())).size
     scoring = next(iter(rules.SCORINGS)).upper()
-    return {
+    voice = {"voice": voice_texts()[0][0]} if fx else {}
+    return voice | {
         "deck": f"DECK_{deck}",
         "scoring": f"SCORING_{scoring}_{deck}",
         "level_name": f"LEVEL_NAME_{DEVICE_PLAYERS[0].upper()}",
@@ -187,7 +197,7 @@ def _rows(data: bytes) -> list[str]:
 def render(assets_dir: Path, fx: bool = False) -> dict[str, str]:
     """text.h and text.cpp; with ``fx`` the FX edition's, which read the texts from the chip
     (fxdata.py lays them out there as they are, unpacked)."""
-    items, pack = (texts(assets_dir), None) if fx else pack_texts(assets_dir)
+    items, pack = (texts(assets_dir, fx=True), None) if fx else pack_texts(assets_dir)
     env = Environment(loader=PackageLoader("generator.codegen", "templates"), undefined=StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     ids = [name for name, _ in items]
@@ -197,7 +207,8 @@ def render(assets_dir: Path, fx: bool = False) -> dict[str, str]:
         "texts": items,
         "raw": sum(len(t) + 1 for _, t in items),
         "num_decks": len(cards.DECKS),
-        "first": {key: ids.index(name) for key, name in firsts().items()},
+        "first": {key: ids.index(name) for key, name in firsts(fx).items()},
+        "moments": persona.MOMENTS,
         "readable": tracetext.readable,
     }
     if pack:

@@ -3,8 +3,8 @@
 Its texts, font and sprites come from the emulated chip, so every screen and trace here
 reads them there: cross-tests in both emulators (the Mini's select line in avr8js, which
 alone wires a chip to it), a whole game on the buttons in both, saves on the chip across a
-power-off (avr8js: ProjectABE drops the chip's writes), a blank or corrupt save block, and
-a chip without this build's data. The classic edition's tests are in test_ui.py and
+power-off (avr8js: ProjectABE drops the chip's writes), a blank or corrupt save block,
+a chip without this build's data, and the opponent's words beside its portrait. The classic edition's tests are in test_ui.py and
 test_crosstest.py.
 """
 
@@ -13,10 +13,12 @@ from __future__ import annotations
 import pytest
 
 from conftest import needs_firmware
+from generator.ai import persona
 from generator.targets import crosstest
 from generator.targets.buttons import ButtonGame, booted, button_game
 from generator.targets.emulator import Emulator, FxImage
 from generator.targets.screenshots import enter_deal
+from generator.targets.screentext import read
 from test_ui import SYSTEM, play_reading_scoreboards
 
 pytestmark = [needs_firmware, pytest.mark.xdist_group("fx_edition")]
@@ -208,3 +210,31 @@ def test_the_emulator_counts_the_cycles_the_cpu_sleeps(firmware_hex, fx_hex, fx_
     slept, total = after["asleep"] - before["asleep"], after["cycles"] - before["cycles"]
     assert 0 < slept < total
     assert 0 < frame_busy(fx_hex, fx_image, "rules", frames=20) < 20
+
+
+def bubble(picture: bytes) -> str:
+    """The opponent's words as the bubble beside its portrait shows them (rows joined by newlines)."""
+    return "\n".join(r for r in (read(picture, y, 32) for y in (10, 17, 24)) if r)
+
+
+def test_the_opponent_speaks_and_a_press_only_ends_its_words(fx_hex, fx_image):
+    """Reg (Club, the first level) greets a hand and stage 2 in its own words, chosen by the deal;
+    a press ends them and plays nothing (the game on the buttons goes on as the engine's)."""
+    with button_game(fx_hex, fx=fx_image, adc_seed=5, settings={"game": 1, "speed": 1}) as game:
+        dev = game.dev
+        dev.run(2)
+        greeting = persona.line("original", "hand", game.seed, 1)
+        assert bubble(dev.emu.screen()) == greeting
+        dev.tap("A")
+        assert bubble(dev.emu.screen()) != greeting, "a press did not end the words"
+        game.play_hand(tricks=game.variant.deck.hand_size)  # stage 1: the press played no card
+        said = persona.line("original", "stage2", game.seed, 1)
+        for _ in range(300):
+            dev.run(1)
+            if bubble(dev.emu.screen()) == said:
+                break
+        assert bubble(dev.emu.screen()) == said, "no words as stage 2 began"
+        game.play_hand()
+        dev.wait_serial(r"score .*\n", regex=True)
+        dev.read()
+        assert game.device_lines() == game.want[:len(game.device_lines())]
