@@ -12,6 +12,7 @@ import random
 
 import click
 
+from ..ai import persona
 from ..ai.players import FIRST_LEVEL, HUMAN, LEVEL_NAMES, make_player
 from ..ai.review import HandReview, Reviewer
 from ..engine.cards import CardError, suit_of
@@ -63,7 +64,15 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
     goal = f"to {target} points" if target else "a single hand"
     echo(f"German Whist, deal number {seed}")
     echo(f"{DECK_TITLES[deck]}, scoring {scoring_title(variant.scoring, variant.deck)}, {goal}.")
-    echo(f"You play against {level.capitalize()} ({hint}).")
+    name = persona.OPPONENTS.get(player)
+    echo(f"You play against {name} ({level.capitalize()}, {hint})." if name else
+         f"You play against {level.capitalize()} ({hint}).")
+
+    def says(moment: str) -> None:
+        """The device's opponent speaks as it does in the FX edition (Expert, the PC's own, keeps quiet)."""
+        if name:
+            words = persona.line(player, moment, seed, number).replace("\n", " ")
+            echo(f'{name}: "{words}"')
     echo("Type a card as it is shown (10H, QS or Q" + t.suit(0) + "); ? explains, q quits.")
 
     def header(state: HandState) -> None:
@@ -76,6 +85,7 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         if obs.stock_left:
             echo(f"Face-up card: {t.card(obs.upcard)}, {obs.stock_left} left in the stock.")
         elif obs.trick_number == variant.deck.hand_size + 1:
+            says("stage2")
             echo(stage2_notice(variant.scoring, variant.deck, obs.mode) + ". No more drawing.")
 
     def choose(state: HandState, p: int) -> int:
@@ -141,6 +151,7 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         echo()
         echo(f"Hand {number}. Trumps: {t.suit(state.trump)} {SUIT_WORDS[state.trump]}.{mode}")
         echo("Stage 1: win a trick to take the face-up card.")
+        says("hand")
 
     coach = Coach(seed, variant, player, t.signs)
     totals = (0, 0)
@@ -163,6 +174,8 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         winner = game_winner(variant.target, totals)
         if winner is not None:
             echo({-1: "A draw!", 0: "You win the game!", 1: "The computer wins the game."}[winner])
+            if winner >= 0:
+                says("won" if winner else "lost")
             if ask("Type r for a review of the hand, or press Enter (q quits)").lower() == "r":
                 coach.review()
             return

@@ -81,8 +81,9 @@ def test_play_whole_games_by_typing_cards_as_shown():
     assert "You win the game!" in out or "The computer wins" in out or "A draw!" in out
     assert max(len(line) for line in out.splitlines()) <= 80
     assert not re.search(r"\b[01]:[2-9TJQKA]|win=|take=|draw=|\bT[SHDC]\b", out)  # no trace jargon, tens as 10
-    assert "You play against Club (3/5" in out
+    assert "You play against Reg (Club, 3/5" in out
     assert "Stage 2: these 7 score, over 3. No more drawing." in out  # Last 7 in Small Whist
+    assert 'Reg: "' in out  # Club's opponent has its words, as in the FX edition
     # each trick's header comes before its first card, whoever leads; the computer's lead after it
     lines = out.splitlines()
     leads = [i for i, x in enumerate(lines) if x.startswith("Cpu leads ")]
