@@ -75,7 +75,7 @@ uint8_t tableMood(const Game& g, const View& v) {
 uint8_t seatName(const Game& g, uint8_t seat) {
   static_assert(text::P2 == text::P1 + 1, "seat names in seat order");
   if (!human(g)) return text::P1 + seat;
-  return seat ? text::opponent(g.who[1]) : text::YOU;
+  return seat ? text::opponent(g.who[1]) : uint8_t(text::YOU);
 }
 
 // Text `id` from (x0, y), each "#n" in it the number v[n] (the engine's reason and notice lines);

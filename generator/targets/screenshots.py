@@ -15,6 +15,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from ..ai.persona import OPPONENTS
+from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 from ..codegen.sprites import SPECS
 from .buttons import SCREEN, ButtonGame, Device
 from .emulator import Backend, Emulator, EmulatorError, backend, frame_to_image, save_gif
@@ -159,8 +161,9 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
 
 def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
     """The FX edition from its .arduboy package, as a player loads it (ProjectABE reads the package's
-    data image the same way): the title, the menu, the rules and a table, as ``fx_*.png``; and
-    ``fx_no_data.png``, its hex run without the data."""
+    data image the same way): the title, the menu, the rules and a table, as ``fx_*.png``; each
+    opponent greeting a hand, ``fx_opponent_NAME.png`` (and all of them four times larger,
+    ``fx_opponents.png``); and ``fx_no_data.png``, its hex run without the data."""
     from .arduboyfile import read
 
     program = read(package)
@@ -184,6 +187,24 @@ def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: 
             dev.wait_turn()
             dev.run(30)
             save(emu.screen(), "table")
+        greetings, ones = [], Saver(out_dir, 1, "fx_opponent_")  # at 1x, as the OLED shows them
+        for level, player in enumerate(DEVICE_PLAYERS):
+            with Emulator(hex_file, adc_seed=5, backend=emulator, fx=program.fx) as emu:
+                dev = Device(emu)
+                dev.boot()
+                dev.menu("settings")
+                dev.change_settings({"ai": (level - DEVICE_PLAYERS.index(FIRST_LEVEL)) % len(DEVICE_PLAYERS)})
+                dev.tap("B")
+                enter_deal(dev, LEADS_FIRST)
+                dev.run(4)
+                greetings.append(emu.screen())
+                ones(emu.screen(), OPPONENTS[player].lower())
+        strip = Image.new("1", (128, 64 * len(greetings)))
+        for i, picture in enumerate(greetings):
+            strip.paste(frame_to_image(picture), (0, 64 * i))
+        path = save.out / "fx_opponents.png"
+        strip.resize((strip.width * 4, strip.height * 4), Image.NEAREST).save(path, format="PNG")
+        save.saved += ones.saved + [path]
         with Emulator(hex_file, backend=emulator) as emu:  # no chip data
             emu.run_ms(500)
             save(emu.screen(), "no_data")
