@@ -69,6 +69,7 @@ class Watch:
         self.header = b""  # the header's pixels before the search under way
         self.legal: list[bool] | None = None  # the cards that may answer the computer's lead, in hand order
         self.cursor_checks = 0
+        self.turns_marked = 0  # frames of our turn with the panel's names checked
         self.run = 0  # consecutive framed frames
         self.pressed = False  # a press was made during this framed run
         self.holds: list[tuple[int, bool]] = []  # (frames framed, a press skipped it)
@@ -94,6 +95,10 @@ class Watch:
             if searching and self.searching:
                 assert header == self.header, "the header changed while the computer searched"
                 self.searched_frames += 1
+            if read(picture, 0) in ("Your turn", "Your lead"):  # whose turn: our name inverted, not its
+                assert read(picture, 21, 96, 3, ink=False) == "You" and read(picture, 14, 96, 3) == "Max", \
+                    "the panel does not mark our turn"
+                self.turns_marked += 1
             if read(picture, 0) == "Your turn" and self.legal is not None:
                 up = raised(picture, len(self.legal))
                 assert up and all(self.legal[i] for i in up), "the cursor is on a card that may not be played"
@@ -197,6 +202,7 @@ def test_a_hand_against_master_on_the_buttons_reads_as_a_player_expects(firmware
         unpressed = [n for n, pressed in watch.holds if not pressed]
         assert len(unpressed) >= 20 and min(unpressed) >= HOLD, unpressed  # the last trick's is cut by the scoreboard
         assert watch.searched_frames >= 20 and watch.cursor_checks >= 50, (watch.searched_frames, watch.cursor_checks)
+        assert watch.turns_marked >= watch.cursor_checks
         assert watch.moods == {"neutral", "blinking", "thinking", "pleased", "sulking"}, watch.moods
         print(f"{len(watch.holds)} tricks framed {min(unpressed)}-{max(unpressed)} frames without a press; "
               f"{watch.searched_frames} frames of searches with the header unchanged; "

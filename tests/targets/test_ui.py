@@ -18,10 +18,12 @@ import pytest
 from conftest import needs_firmware
 from generator.codegen.core import EEPROM_SAVES
 from generator.targets.emulator import frame_to_image
+from generator.ai.persona import OPPONENTS
 from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 from generator.engine.display import score_reason, stage2_notice
 from generator.engine.rules import HIGH, LOW
 from generator.targets.buttons import SCREEN, SCREENS, SETTINGS, ButtonGame, Device, booted, button_game
+from generator.targets.screenshots import enter_deal, leave
 from generator.targets.screentext import GAME_OVER_FACE, HAND_END_FACE, mood, read
 from generator.targets.thinktime import hook_address
 
@@ -278,6 +280,23 @@ def play_reading_scoreboards(game: ButtonGame) -> None:
         assert mood(dev.emu.screen(), *HAND_END_FACE) == scoreboard_mood(game.want, score, reason), score
         if game.finish_hand():
             return
+
+
+def test_each_level_is_a_named_opponent_at_the_table(firmware_hex):
+    """The panel names the opponent of the chosen level (persona.OPPONENTS): Club's Reg first."""
+    with booted(firmware_hex, adc_seed=4) as dev:
+        first = DEVICE_PLAYERS.index(FIRST_LEVEL)
+        for i in range(len(DEVICE_PLAYERS)):
+            player = DEVICE_PLAYERS[(first + i) % len(DEVICE_PLAYERS)]
+            if i:
+                dev.menu("settings", has_save=True)
+                dev.change_settings({"ai": 1})
+                dev.tap("B")
+            enter_deal(dev, 5, last=5 if i else 0, has_save=bool(i))
+            dev.wait_turn()
+            dev.run(2)
+            assert read(dev.emu.screen(), 14, 96, 3) == OPPONENTS[player], player
+            leave(dev)
 
 
 def test_a_rematch_from_the_game_over_screen(firmware_hex):
