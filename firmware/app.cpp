@@ -87,13 +87,10 @@ uint8_t aiDelay() { return fast() ? 8 : 24; }
 // seen asked for.
 void keepPresses() {
   uint8_t b = buttons::pressedNow() & ~(buttons::DOWN | buttons::B);
-#if WHIST_FX
-  if (view.speaking() && buttons::pressedNow()) {  // a press ends the opponent's words, and only that
-    view.voiceT = 0;
-    return;
-  }
-#endif
   if (b) {
+#if WHIST_FX
+    if (view.speaking()) view.voiceT = 0;  // a press ends the opponent's words (A plays nothing: no turn has begun)
+#endif
     view.note = 0;
     view.skip();
     if (!view.aimed) b &= ~buttons::A;

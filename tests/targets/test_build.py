@@ -322,7 +322,7 @@ void setup() {
   gfx::text(-2, 45, "Hi 10!");
   gfx::textInverted(70, 3, "ok");
   gfx::number(100, 61, 407);
-  gfx::textId(gfx::textId(4, 55, text::CPU), 55, text::IS_THINKING);
+  gfx::textId(gfx::textId(4, 55, text::OPPONENT_HARD), 55, text::IS_THINKING);
   hw::display();
 }
 void loop() {}
@@ -352,7 +352,7 @@ def reference_gfx() -> Image.Image:
     screen.paste(1, (69, 2, 69 + 2 * 4 - 1 + 2, 2 + 7))
     text(70, 3, "ok", 0)
     text(100, 61, "407", 1)
-    text(4, 55, "Cpu is thinking", 1)
+    text(4, 55, "Max is thinking", 1)
     return screen
 
 

@@ -1,4 +1,4 @@
-"""A tap of A while a trick is paced hurries it and plays nothing, in both emulators.
+"""A tap of A while a trick is paced hurries it and plays nothing, in ProjectABE as players run it.
 
 Newcomers tap A to hurry the computer. Before, a tap during the answer's beat or the framed
 trick was kept as the next play: the card went out in the frame its turn began, "Your turn"
@@ -15,9 +15,8 @@ from generator.targets.screentext import read
 pytestmark = needs_firmware
 
 
-def test_a_tap_during_the_pace_hurries_and_plays_nothing(firmware_hex, each_emulator):
-    backend = None if each_emulator.name == "avr8js" else each_emulator
-    with button_game(firmware_hex, adc_seed=5, backend=backend) as game:
+def test_a_tap_during_the_pace_hurries_and_plays_nothing(firmware_hex, projectabe):
+    with button_game(firmware_hex, adc_seed=5, backend=projectabe) as game:
         dev = game.dev
         game.play_hand(tricks=4)  # the fourth play's taps are the last presses
         dev.run(40)
