@@ -130,8 +130,8 @@ void deal() {
   beginHand(game);
 }
 
-// A game of the settings' kind; a person's is saved before its first hand, so
-// leaving that hand loses only the hand (Continue deals it again).
+// A game of the settings' kind; a person's is saved before its first hand (and
+// each next one), so Continue can deal it and resume it (resume()).
 void newGame(uint32_t seed, uint8_t p0, uint8_t p1) {
   using namespace prefs;
   lastSeed = seed;
@@ -162,6 +162,7 @@ void toMenu() {
 // Plays card c for whoever is to move and reacts to what it finished.
 void playCard(uint8_t c) {
   uint8_t mover = turn(game);
+  if (hidden && !mover) prefs::logCard(game, c);  // a person's card: in the hand's log first
   uint8_t r = play(game, c);
   view.played(game, r, fast());
   bool person = game.who[0] == PLAYER_HUMAN;
@@ -363,13 +364,29 @@ void stepTitle() {
   }
 }
 
+// The saved hand as it was left: dealt, the person's logged cards played
+// again up to the first that does not check out (another hand's, corrupt,
+// illegal), the computer's found again on the way (the same searches from the
+// same state give the same cards and leave the same random stream). Never its
+// last trick, which would end the hand. The trace stays held back (`hidden`).
+void resume() {
+  deal();
+  for (uint8_t last = 2 * handSize(game) - 1;;) {
+    while (turn(game)) play(game, chooseAI(game));
+    uint8_t c = prefs::loggedCard(game);
+    if (game.trickNo == last || c >= MAX_CARDS || !isLegal(game, c)) break;
+    play(game, c);
+  }
+  afterSearch();
+}
+
 void stepMenu() {
   uint8_t choice = screens::menu();
   switch (choice) {
     case screens::BACK: setScreen(TITLE); break;
     case screens::PLAY: startHumanGame(hw::randomSeed()); break;
     case screens::CONTINUE:  // toMenu() loaded the saved game
-      deal();
+      resume();
       lastSeed = game.seed;
       toTable(TABLE);
       break;

@@ -203,47 +203,77 @@ def test_a_new_game_over_a_saved_one_asks_first(firmware_hex):
         dev.wait_screen("table")
 
 
+def at_turn(dev: Device) -> bytes:
+    """The table above the player's hand once the player's turn is drawn (its top line, the
+    trick on the table, the stock, trump and the panel with the trick counts; below it the
+    cursor starts anew on a resumed table). The turn marker is consumed: play_hand's next
+    press goes on from here."""
+    dev.wait_turn()
+    dev.run(2)
+    dev.waiting = True
+    return dev.emu.screen()[:4 * 128]
+
+
+def leave(dev: Device) -> None:
+    """UP, then B twice at the pause: the table left for the menu."""
+    dev.tap("UP")
+    dev.wait_screen("pause")
+    dev.tap("B", 2)
+    dev.wait_screen("menu")
+
+
+def resume(dev: Device, game: ButtonGame, tricks: int) -> bytes:
+    """Continue from the menu: the hand resumes after `tricks` of its tricks; the table at the turn."""
+    dev.menu("continue", has_save=True)
+    dev.wait_screen("table")
+    game.resumed(tricks)
+    return at_turn(dev)
+
+
 def test_a_game_continues_after_power_off(firmware_hex):
+    """Switched off in hand 2 after 3 tricks: Continue resumes it at its 4th trick (the same table),
+    and the game played on gives the engine's trace."""
     with button_game(firmware_hex, adc_seed=4, settings={"game": 1, "target": 3, "speed": 1}) as game:  # to 10
         dev = game.dev
         game.play_hand()
         assert not game.finish_hand()  # now in hand 2, saved at the end of hand 1
-        game.play_hand(tricks=2)
+        game.play_hand(tricks=3)
+        left = at_turn(dev)
         image = dev.emu.eeprom
         header = game.want[0]
 
     with booted(firmware_hex, eeprom=image) as dev:
-        dev.tap("A")
-        dev.wait_screen("menu")
-        dev.tap("A")  # Continue: listed first and selected
-        dev.wait_screen("table")
         dev.log = header + "\n"  # printed before the power cycle
         again = ButtonGame(dev)
         again.start(hand=2)
+        assert resume(dev, again, 3) == left
         again.play_game()
         assert dev.screen == SCREEN["game_over"]
         start = game.want.index(next(x for x in game.want if x.startswith("hand 2 ")))
         assert again.device_lines()[1:] == game.want[start:]
 
 
-def test_leaving_the_first_hand_loses_only_that_hand(firmware_hex):
-    """The game is saved before its first hand: "hand lost" is all that is lost, Continue deals it again."""
+def test_leaving_a_hand_resumes_it(firmware_hex):
+    """Continue after leaving a hand resumes it where it was left, not dealt again: the same
+    table at the same trick, twice, and the hand and the game played on give the engine's trace."""
     with booted(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=6) as dev:
         dev.menu("play")
         game = ButtonGame(dev)
         game.start()
-        game.play_hand(tricks=2)
-        dev.tap("UP")
-        dev.wait_screen("pause")
-        dev.tap("B", 2)
-        dev.wait_screen("menu")
-        dev.menu("continue", has_save=True)
-        dev.wait_screen("table")
-        again = ButtonGame(dev)  # the same game from its header, its first hand dealt again
-        again.start(hand=1)
-        again.play_hand()
-        assert not again.finish_hand()
-        assert again.device_lines()[1:] == game.want[1:len(again.device_lines())]
+        for tricks in (0, 5, 9):  # at once, then after some tricks (stage 1), then again
+            game.play_hand(tricks=tricks - game.tricks_played())
+            left = at_turn(dev)
+            leave(dev)
+            assert dev.emu.eeprom[:16] == SYSTEM
+            assert resume(dev, game, 0) == left
+            assert game.device_lines() == game.want[:1]  # nothing of the hand before it is over
+        game.play_hand(tricks=game.variant.deck.hand_size * 2 - 1 - game.tricks_played())
+        left = at_turn(dev)  # the last trick
+        leave(dev)
+        assert resume(dev, game, 0) == left
+        game.play_hand()
+        assert not game.finish_hand()
+        assert game.device_lines()[1:] == game.want[1:len(game.device_lines())]
 
 
 def scoreboard_mood(lines: list[str], score: str, reason: str) -> str:
