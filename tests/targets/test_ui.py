@@ -16,11 +16,12 @@ from dataclasses import dataclass, field
 import pytest
 
 from conftest import needs_firmware
-from generator.codegen.core import EEPROM_SAVES
+from generator.codegen.core import EEPROM_LOG, EEPROM_SAVES
 from generator.targets.emulator import frame_to_image
 from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 from generator.engine.display import score_reason, stage2_notice
 from generator.engine.rules import HIGH, LOW
+from generator.engine.cards import parse_card
 from generator.targets.buttons import SCREEN, SCREENS, SETTINGS, ButtonGame, Device, booted, button_game
 from generator.targets.screentext import GAME_OVER_FACE, HAND_END_FACE, mood, read
 from generator.targets.thinktime import hook_address
@@ -274,6 +275,47 @@ def test_leaving_a_hand_resumes_it(firmware_hex):
         game.play_hand()
         assert not game.finish_hand()
         assert game.device_lines()[1:] == game.want[1:len(game.device_lines())]
+
+
+@pytest.mark.parametrize("damage", ["mark", "no card", "not held", "torn"])
+def test_a_corrupt_log_resumes_the_hand_before_the_damage(firmware_hex, damage):
+    """The hand's log (a cell a trick from EEPROM_LOG: the card in the low 6 bits, the hand's mark
+    above) damaged at its 4th cell: another hand's mark, a value that is no card, a card the
+    player does not hold, or every cell from there torn to random bytes of another mark. The
+    replay stops there: Continue resumes the hand at its 4th trick, and the hand and the game
+    played on still give the engine's trace."""
+    import random
+
+    with booted(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=6) as dev:
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        game.play_hand(tricks=7)
+        at_turn(dev)
+        leave(dev)
+        image = bytearray(dev.emu.eeprom)
+    cell = EEPROM_LOG + 3
+    mark = image[EEPROM_LOG] & 0xC0
+    assert all(b & 0xC0 == mark for b in image[EEPROM_LOG:cell + 4])  # the 7 cells written
+    theirs = next(p[2:] for p in game.lines[5 + 3].split() if p.startswith("1:"))  # the computer's
+    if damage == "mark":
+        image[cell] ^= 0x40
+    elif damage == "no card":
+        image[cell] = mark | 63
+    elif damage == "not held":
+        image[cell] = mark | parse_card(theirs)
+    else:
+        rng = random.Random(5)
+        image[cell:EEPROM_SAVES] = bytes(rng.randrange(64) | (mark ^ 0x80) for _ in range(EEPROM_SAVES - cell))
+
+    with booted(firmware_hex, eeprom=bytes(image)) as dev:
+        dev.log = game.want[0] + "\n"  # printed before the power cycle
+        again = ButtonGame(dev)
+        again.start(hand=1)
+        resume(dev, again, 3)
+        again.play_hand()
+        assert not again.finish_hand()
+        assert again.device_lines()[1:] == game.want[1:len(again.device_lines())]
 
 
 def scoreboard_mood(lines: list[str], score: str, reason: str) -> str:
