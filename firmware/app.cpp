@@ -369,15 +369,17 @@ void stepTitle() {
 // illegal), the computer's found again on the way (the same searches from the
 // same state give the same cards and leave the same random stream). Never its
 // last trick, which would end the hand. The trace stays held back (`hidden`).
+// The searches take a while at Hard (about 0.3 s a stage-1 card): meanwhile
+// the top line says the computer is thinking, over the menu (aiMove).
 void resume() {
   deal();
+  toTable(TABLE);
   for (uint8_t last = 2 * handSize(game) - 1;;) {
-    while (turn(game)) play(game, chooseAI(game));
+    while (turn(game)) play(game, aiMove());
     uint8_t c = prefs::loggedCard(game);
     if (game.trickNo == last || c >= MAX_CARDS || !isLegal(game, c)) break;
     play(game, c);
   }
-  afterSearch();
 }
 
 void stepMenu() {
@@ -388,7 +390,6 @@ void stepMenu() {
     case screens::CONTINUE:  // toMenu() loaded the saved game
       resume();
       lastSeed = game.seed;
-      toTable(TABLE);
       break;
     case screens::DEAL:
       screens::openDeal(lastSeed);
@@ -489,7 +490,7 @@ void loop() {
       if (buttons::justPressed(buttons::A)) {
         screens::warn = false;
         setScreen(TABLE);
-      } else if (buttons::justPressed(buttons::B)) {  // leaves at the second B: the hand is lost
+      } else if (buttons::justPressed(buttons::B)) {  // leaves at the second B: Continue resumes the hand
         if (screens::warn) toMenu();
         else screens::warn = true;
       }

@@ -216,7 +216,8 @@ def at_turn(dev: Device) -> bytes:
 
 
 def leave(dev: Device) -> None:
-    """UP, then B twice at the pause: the table left for the menu."""
+    """UP, then B twice at the pause: the table left for the menu (the turn no longer awaited)."""
+    dev.waiting = False
     dev.tap("UP")
     dev.wait_screen("pause")
     dev.tap("B", 2)
