@@ -278,6 +278,23 @@ def test_leaving_a_hand_resumes_it(firmware_hex):
         assert game.device_lines()[1:] == game.want[1:len(game.device_lines())]
 
 
+def test_hard_finds_its_cards_again_when_a_hand_resumes(firmware_hex):
+    """At Hard the replay searches again (stage-1 rollouts on the game's random stream, stage-2
+    proofs): left in stage 2, after 16 tricks, the resumed hand and the next give the engine's trace."""
+    hard = (DEVICE_PLAYERS.index("hard") - DEVICE_PLAYERS.index(FIRST_LEVEL)) % len(DEVICE_PLAYERS)
+    with button_game(firmware_hex, adc_seed=3, settings={"ai": hard, "speed": 1}) as game:
+        dev = game.dev
+        game.play_hand(tricks=16)
+        left = at_turn(dev)
+        leave(dev)
+        assert resume(dev, game, 0) == left
+        game.play_hand()
+        assert not game.finish_hand()
+        game.play_hand()  # the next hand: the random stream went on from where the replay left it
+        game.finish_hand()
+        assert game.device_lines()[1:] == game.want[1:len(game.device_lines())]
+
+
 @pytest.mark.parametrize("damage", ["mark", "no card", "not held", "torn"])
 def test_a_corrupt_log_resumes_the_hand_before_the_damage(firmware_hex, damage):
     """The hand's log (a cell a trick from EEPROM_LOG: the card in the low 6 bits, the hand's mark
