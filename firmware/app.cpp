@@ -141,8 +141,8 @@ void deal() {
   beginHand(game);
 }
 
-// A game of the settings' kind; a person's is saved before its first hand, so
-// leaving that hand loses only the hand (Continue deals it again).
+// A game of the settings' kind; a person's is saved before its first hand (and
+// each next one), so Continue can deal it and resume it (resume()).
 void newGame(uint32_t seed, uint8_t p0, uint8_t p1) {
   using namespace prefs;
   lastSeed = seed;
@@ -173,6 +173,7 @@ void toMenu() {
 // Plays card c for whoever is to move and reacts to what it finished.
 void playCard(uint8_t c) {
   uint8_t mover = turn(game);
+  if (hidden && !mover) prefs::logCard(game, c);  // a person's card: in the hand's log first
   uint8_t r = play(game, c);
   view.played(game, r, fast());
   bool person = game.who[0] == PLAYER_HUMAN;
@@ -388,15 +389,35 @@ void stepTitle() {
   }
 }
 
+// The saved hand as it was left: dealt, the person's logged cards played
+// again up to the first that does not check out (another hand's, corrupt,
+// illegal), the computer's found again on the way (the same searches from the
+// same state give the same cards and leave the same random stream). Never its
+// last trick, which would end the hand. The trace stays held back (`hidden`).
+// The searches take a while at Hard (about 0.3 s a stage-1 card): meanwhile
+// the top line says the computer is thinking, over the menu (aiMove).
+void resume() {
+  deal();
+  toTable(TABLE);
+  for (uint8_t last = 2 * handSize(game) - 1;;) {
+    while (turn(game)) play(game, aiMove());
+    uint8_t c = prefs::loggedCard(game);
+    if (game.trickNo == last || c >= MAX_CARDS || !isLegal(game, c)) break;
+    play(game, c);
+  }
+#if WHIST_FX
+  if (game.trickNo) view.voiceT = 0;  // no greeting for a hand resumed after its start
+#endif
+}
+
 void stepMenu() {
   uint8_t choice = screens::menu();
   switch (choice) {
     case screens::BACK: setScreen(TITLE); break;
     case screens::PLAY: startHumanGame(hw::randomSeed()); break;
     case screens::CONTINUE:  // toMenu() loaded the saved game
-      deal();
+      resume();
       lastSeed = game.seed;
-      toTable(TABLE);
       break;
     case screens::DEAL:
       screens::openDeal(lastSeed);
@@ -497,7 +518,7 @@ void loop() {
       if (buttons::justPressed(buttons::A)) {
         screens::warn = false;
         setScreen(TABLE);
-      } else if (buttons::justPressed(buttons::B)) {  // leaves at the second B: the hand is lost
+      } else if (buttons::justPressed(buttons::B)) {  // leaves at the second B: Continue resumes the hand
         if (screens::warn) toMenu();
         else screens::warn = true;
       }

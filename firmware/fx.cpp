@@ -155,6 +155,14 @@ void programSave(uint16_t at, const uint8_t* page) {
   waitReady();
 }
 
+void programSaveByte(uint16_t at, uint8_t b) {
+  single(WRITE_ENABLE);
+  command(PROGRAM, savePage, at);
+  transfer(b);
+  deselect();
+  waitReady();
+}
+
 bool saveHolds(uint16_t at, const uint8_t* page) {
   command(READ, savePage, at);
   uint8_t n = 0, differ = 0;

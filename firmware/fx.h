@@ -58,6 +58,8 @@ void readSave(uint16_t at, uint8_t* out, uint16_t n);
 void eraseSave(uint16_t at);
 // Programs the 256-byte page of the save block at byte `at` (erased before).
 void programSave(uint16_t at, const uint8_t* page);
+// Programs the one byte at save byte `at` (erased before; the rest of its page is left alone).
+void programSaveByte(uint16_t at, uint8_t b);
 // Whether the 256 bytes at save byte `at` are those of `page`.
 bool saveHolds(uint16_t at, const uint8_t* page);
 

@@ -2,6 +2,9 @@
 
 #include "save.h"
 #include "sound.h"
+#if !WHIST_FX
+#include <avr/eeprom.h>
+#endif
 
 namespace prefs {
 
@@ -28,9 +31,25 @@ static_assert(SETTINGS_AT >= save::FIRST, "the saves do not fit");
 // Where versions before 0.2 kept the same blocks: EEPROM from 16.
 constexpr uint16_t OLD_AT = save::FIRST;
 static_assert(OLD_AT + AREA <= SETTINGS_AT, "the old place and the new do not overlap");
+// The hand's log, just below the blocks (the FX edition keeps it on the chip: save::logRead).
+constexpr uint16_t LOG_AT = SETTINGS_AT - LOG;
+static_assert(LOG_AT == EEPROM_LOG, "the log no longer ends where the saves begin: set EEPROM_LOG in "
+              "generator/codegen/core.py (the package declares EEPROM from there)");
+static_assert(OLD_AT + AREA <= LOG_AT, "the old place and the log do not overlap");
 #endif
 
 uint16_t statsAt(uint8_t level) { return STATS_AT + level * save::size(sizeof(Stats)); }
+
+#if WHIST_FX
+uint8_t cell(uint8_t i) { return save::logRead(i); }
+void setCell(uint8_t i, uint8_t v) { save::logWrite(i, v); }
+#else
+uint8_t cell(uint8_t i) { return eeprom_read_byte((const uint8_t*)(LOG_AT + i)); }
+void setCell(uint8_t i, uint8_t v) { eeprom_update_byte((uint8_t*)(LOG_AT + i), v); }
+#endif
+
+// The mark of g's hand in its log cells' top 2 bits: consecutive hands differ.
+uint8_t mark(const Game& g) { return uint8_t(g.seed + g.handNo) << 6; }
 
 }  // namespace
 
@@ -110,7 +129,22 @@ bool loadGame(Game& g) {
          g.who[1] < NUM_PLAYER_KINDS && g.winner == NO_WINNER;
 }
 
-void storeGame(const Game& g) { save::store(GAME_AT, TAG_GAME, &g, sizeof g); }
+void storeGame(const Game& g) {
+#if WHIST_FX
+  save::newLog();  // the record stored next starts a blank log
+#else
+  // Within a game the log holds the last hand's mark, never the next's; a new
+  // game's first hand may bear the mark of the hand before it. Blanked before
+  // the store, so a cut between them leaves no cell of the next mark.
+  uint8_t next = mark(g) + (1 << 6);
+  for (uint8_t* p = (uint8_t*)LOG_AT; p != (uint8_t*)SETTINGS_AT; p++)
+    if ((eeprom_read_byte(p) ^ next) < 64) eeprom_update_byte(p, 0xFF);
+#endif
+  save::store(GAME_AT, TAG_GAME, &g, sizeof g);
+}
+
+void logCard(const Game& g, uint8_t c) { setCell(g.trickNo, c ^ mark(g)); }
+uint8_t loggedCard(const Game& g) { return cell(g.trickNo) ^ mark(g); }
 void eraseGame() { save::erase(GAME_AT); }
 
 }  // namespace prefs

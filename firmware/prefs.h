@@ -34,7 +34,20 @@ void resetStats();
 
 // Reads the saved game into g (which may be overwritten even when it fails).
 bool loadGame(whist::Game& g);
+// Saves g before its next hand, which starts a new log (below).
 void storeGame(const whist::Game& g);
 void eraseGame();
+
+// The hand's log: the person's card of each trick, written as it is played,
+// so that Continue resumes a hand where it was left (app.cpp's resume). A
+// cell a trick, each written once a hand: the card in its low 6 bits, the
+// hand's mark (seed + hand number, 2 bits) above, so a cell of an earlier
+// hand never counts; storeGame blanks the cells that bear the next hand's
+// mark (only when a new game follows a hand of the same mark).
+constexpr uint8_t LOG = whist::MAX_CARDS / 2;
+// Logs c as seat 0's card of trick g.trickNo (before it is played).
+void logCard(const whist::Game& g, uint8_t c);
+// Seat 0's logged card of trick g.trickNo; >= MAX_CARDS unless its cell bears this hand's mark.
+uint8_t loggedCard(const whist::Game& g);
 
 }  // namespace prefs

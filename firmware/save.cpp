@@ -59,6 +59,7 @@ static_assert(CHECK + 2 == PAGE, "a record fills its page");
 
 uint8_t* record;      // PAGE bytes of RAM (begin's scratch) where a record is made and checked
 uint8_t last = NONE;  // the page of the last complete record
+bool fresh;           // the next record starts a blank log (newLog)
 
 void read(uint16_t addr, uint8_t* out, uint16_t n) {
   if (last == NONE) memset(out, 0xFF, n);
@@ -83,11 +84,13 @@ bool complete(uint8_t p) {
 void open() { read(0, record, PAGE); }
 
 // Writes the buffer as the next record: numbered one more than the last,
-// checksummed, into the page after the last one, erasing its 4 KB sector
-// first when it is the sector's first page (so the other sector keeps the
-// last record). Read back: a page that was not blank (a write cut short)
-// sends it to the other sector's first page; two tries at most (ProjectABE,
-// for one, drops every write).
+// checksummed, into the even page after the last one's log page, erasing its
+// 4 KB sector first when it is the sector's first page (so the other sector
+// keeps the last record). Read back: a page that was not blank (a write cut
+// short) sends it to the other sector's first page; two tries at most
+// (ProjectABE, for one, drops every write). Then the last record's log is
+// copied to the new one's log page (its blank bytes program nothing), unless
+// a new log starts.
 void commit() {
   uint16_t number = word(NUMBER) + 1;  // 0 after none: blank reads 0xFFFF
   record[NUMBER] = number;
@@ -95,16 +98,21 @@ void commit() {
   uint16_t sum = recordSum();
   record[CHECK] = sum;
   record[CHECK + 1] = sum >> 8;
-  uint8_t p = last == NONE ? 0 : (last + 1) % RECORDS;
+  uint8_t p = uint8_t((last | 1) + 1) % RECORDS;  // 0 after none (NONE is odd)
   for (uint8_t tries = 2; tries--;) {
     if (p % PER_SECTOR == 0) fx::eraseSave(p * PAGE);
     fx::programSave(p * PAGE, record);
     if (fx::saveHolds(p * PAGE, record)) {
+      if (!fresh && !(last & 1)) {
+        fx::readSave((last + 1) * PAGE, record, PAGE);
+        fx::programSave((p + 1) * PAGE, record);
+      }
       last = p;
-      return;
+      break;
     }
     p = (p / PER_SECTOR + 1) % (RECORDS / PER_SECTOR) * PER_SECTOR;
   }
+  fresh = false;
 }
 
 #else
@@ -174,6 +182,20 @@ void erase(uint16_t addr) {
   if (eeprom_read_byte((const uint8_t*)addr) == SIGNATURE) eeprom_update_byte((uint8_t*)addr + 1, 0xFF);
 #endif
 }
+
+#if WHIST_FX
+uint8_t logRead(uint8_t i) {
+  uint8_t b = 0xFF;
+  if (!(last & 1)) fx::readSave((last + 1) * PAGE + i, &b, 1);
+  return b;
+}
+
+void logWrite(uint8_t i, uint8_t v) {
+  if (!(last & 1) && logRead(i) != v) fx::programSaveByte((last + 1) * PAGE + i, v);
+}
+
+void newLog() { fresh = true; }
+#endif
 
 #if !WHIST_FX
 void move(uint16_t from, uint16_t to, uint8_t n, uint8_t tag) {

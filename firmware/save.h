@@ -14,6 +14,7 @@
 // with the block changed) into the next page, erasing a 4 KB sector before
 // its first page is used, so the sector not being erased always keeps the
 // last complete record. A blank or corrupt save block reads as "no save".
+// Records are on even pages; the odd page after each holds the hand's log.
 //
 //   constexpr uint16_t SETTINGS = save::FIRST;
 //   constexpr uint16_t GAME = SETTINGS + save::size(sizeof(Settings));
@@ -37,6 +38,17 @@ constexpr uint16_t size(uint8_t len) { return len + 4; }
 // records are made, free whenever store() or erase() runs (app.cpp lends the
 // search's table above the screen).
 void begin(uint8_t* scratch);
+
+// The hand's log (prefs.h) on the chip: the page after the last record, whose
+// blank bytes are programmed one at a time. Records take every other page so
+// that each has its log page; a record carries its predecessor's log over,
+// unless newLog() came first. Without a log page (no record yet, or one of an
+// earlier version on an odd page) the log reads blank and takes no writes.
+uint8_t logRead(uint8_t i);
+// Programs byte i of the log (blank before; an equal value is left alone).
+void logWrite(uint8_t i, uint8_t v);
+// The record stored next starts a blank log.
+void newLog();
 #endif
 
 // Fills data and returns true if a valid block with this tag and length is

@@ -24,8 +24,10 @@ TEMPLATES = Path(__file__).parent / "templates"
 CORE_FILES = ("whist_core.h", "whist_core.cpp")
 # Where the classic edition keeps its saves: EEPROM from here to its end, away from the
 # bytes after the system's 16 where most games keep theirs (docs/firmware.md). The
-# firmware checks that its blocks fill exactly that (prefs.cpp); the package declares it.
+# firmware checks that its blocks fill exactly that (prefs.cpp). Below them, from EEPROM_LOG, the hand's
+# log (a cell for the person's card of each trick: prefs.h); the package declares EEPROM from there.
 EEPROM_SAVES = 788
+EEPROM_LOG = EEPROM_SAVES - 26
 EEPROM_BYTES = 1024
 
 
@@ -68,6 +70,7 @@ def core_context() -> dict:
         "max_target": rules.MAX_TARGET,
         "line_max": protocol.LINE_MAX,
         "eeprom_saves": EEPROM_SAVES,
+        "eeprom_log": EEPROM_LOG,
         "mark_think": protocol.MARK_THINK,
         "mark_moved": protocol.MARK_MOVED,
         "mark_turn": protocol.MARK_TURN,

@@ -205,12 +205,27 @@ class ButtonGame:
             # the device clamps its selection to the hand left right after the card is played
             left = len(order) - 1 + (1 if parts[3].startswith("0:") and "take=" in line else 0)
             self.selected = min(order.index(card), max(left - 1, 0))
-            self.held.discard(card)
-            for key in ("take", "draw"):
-                m = re.search(rf" {key}=0:(\S+)", line)
-                if m:
-                    self.held.add(parse_card(m.group(1)))
-            self.next += 1
+            self._played(line, card)
+
+    def _played(self, line: str, card: int) -> None:
+        self.held.discard(card)
+        for key in ("take", "draw"):
+            m = re.search(rf" {key}=0:(\S+)", line)
+            if m:
+                self.held.add(parse_card(m.group(1)))
+        self.next += 1
+
+    def resumed(self, tricks: int) -> None:
+        """Continue resumed the hand after its first `tricks` tricks (a new table: the cursor
+        starts on the leftmost card that may be played)."""
+        for line in self.lines[self.next:self.next + tricks]:
+            parts = line.split()
+            self._played(line, parse_card(parts[2][2:] if parts[2].startswith("0:") else parts[3][2:]))
+        self.selected = 0
+
+    def tricks_played(self) -> int:
+        """The tricks of this hand played so far."""
+        return self.next - 5
 
     def finish_hand(self) -> bool:
         """After the last trick: the hand's trace, then through the scoreboard; True when the game is over."""

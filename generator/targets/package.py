@@ -341,7 +341,7 @@ SCREENSHOT = Path("docs/screenshots/table.png")  # taken from the real hex by `m
 def info_json(e: Edition) -> dict:
     """info.json, schema 4 as the community's writers emit it: one binary, this edition's;
     no url keys (the project has no public address yet: left out, never empty)."""
-    from ..codegen.core import EEPROM_BYTES, EEPROM_SAVES
+    from ..codegen.core import EEPROM_BYTES, EEPROM_LOG
 
     binary = {"title": f"{TITLE} ({e.device})", "device": e.device, "filename": f"{e.stem}.hex",
               "cartimage": "banner.png"}
@@ -363,7 +363,7 @@ def info_json(e: Edition) -> dict:
         "screenshots": [{"title": "The table", "filename": "screenshot.png"}],
     }
     if not e.fx:  # the bytes it writes; the FX editions write none but the system's audio flag
-        info["eeprom"] = {"start": EEPROM_SAVES, "end": EEPROM_BYTES - 1}
+        info["eeprom"] = {"start": EEPROM_LOG, "end": EEPROM_BYTES - 1}
     return info
 
 

@@ -74,7 +74,7 @@ def test_size_report_is_printed(cli_build: tuple[Path, str]) -> None:
                                                 ("ArduboyMini", "WhistMini", "ArduboyMini")])
 def test_arduboy_package(firmware_dist: Path, folder: str, stem: str, device: str) -> None:
     """One package per device, schema 4 as the community's writers emit it, its own binary first."""
-    from generator.codegen.core import EEPROM_SAVES
+    from generator.codegen.core import EEPROM_LOG
 
     dist = firmware_dist / folder
     fx = device != "Arduboy"
@@ -101,7 +101,7 @@ def test_arduboy_package(firmware_dist: Path, folder: str, stem: str, device: st
     if fx:
         binary |= {"flashdata": images[0], "flashsave": images[1]}
     assert info["binaries"] == [binary]
-    assert info.get("eeprom") == (None if fx else {"start": EEPROM_SAVES, "end": 1023})
+    assert info.get("eeprom") == (None if fx else {"start": EEPROM_LOG, "end": 1023})
     assert banner.size == (128, 64) and screenshot.size[0] % 128 == 0
     assert banner.tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
 

@@ -19,7 +19,7 @@ from generator.targets.buttons import ButtonGame, booted, button_game
 from generator.targets.emulator import Emulator, FxImage
 from generator.targets.screenshots import enter_deal
 from generator.targets.screentext import read
-from test_ui import SYSTEM, play_reading_scoreboards
+from test_ui import SYSTEM, at_turn, leave, play_reading_scoreboards, resume
 
 pytestmark = [needs_firmware, pytest.mark.xdist_group("fx_edition")]
 SAVE_BYTES = 8192
@@ -74,6 +74,33 @@ def test_saves_survive_a_power_off(fx_hex, fx_image):
         dev.wait_screen("pause")
 
 
+def test_a_hand_resumes_after_a_power_off(fx_hex, fx_image):
+    """Left after 4 tricks, a setting changed at the menu (its record carries the hand's log over
+    to its own log page), switched off: Continue resumes the hand at its 5th trick, the same
+    table, and the game played on gives the engine's trace. No EEPROM byte written."""
+    image = SYSTEM + b"\xff" * 1008
+    with button_game(fx_hex, eeprom=image, fx=fx_image, settings={"game": 1, "target": 3, "speed": 1}) as game:
+        dev = game.dev
+        game.play_hand(tricks=4)
+        left = at_turn(dev)
+        leave(dev)
+        dev.menu("settings", has_save=True)
+        dev.wait_screen("settings")
+        dev.change_settings({"target": 1})  # for the next game
+        dev.tap("B")
+        dev.wait_screen("menu")
+        saved = save_block(dev.emu)
+        assert dev.emu.eeprom == image
+    with booted(fx_hex, eeprom=image, fx=FxImage("ArduboyFX", fx_image.data, saved)) as dev:
+        dev.log = game.want[0] + "\n"  # printed before the power cycle
+        again = ButtonGame(dev)
+        again.start(hand=1)
+        assert resume(dev, again, 4) == left
+        again.play_game()
+        assert again.device_lines()[1:] == game.want[1:]
+        assert dev.emu.eeprom == image
+
+
 @pytest.mark.parametrize("damage", ["blank", "noise", "zeros", "torn"])
 def test_a_blank_or_corrupt_save_block_gives_the_defaults(fx_hex, fx_image, damage):
     """Defaults, and nothing written until the player changes something; then a record again."""
@@ -108,8 +135,9 @@ def test_a_blank_or_corrupt_save_block_gives_the_defaults(fx_hex, fx_image, dama
 
 
 def test_records_go_round_the_save_block(fx_hex, fx_image):
-    """More saves than the block's 32 pages: each 4 KB sector (16 records) is erased when its
-    turn comes, so the other keeps the last records."""
+    """More saves than the block's 16 records: each on an even page, the hand's log page after
+    it, and each 4 KB sector (8 records) erased when its turn comes, so the other keeps the last
+    records."""
     with booted(fx_hex, fx=fx_image) as dev:
         dev.menu("settings")
         dev.wait_screen("settings")
@@ -118,8 +146,10 @@ def test_records_go_round_the_save_block(fx_hex, fx_image):
         shown = dev.emu.screen()
         block = save_block(dev.emu)
     numbers = [int.from_bytes(block[p * 256 + 252:p * 256 + 254], "little") for p in range(32)]
-    # records 0-15 filled the first sector, 16-31 the second; 32-39 the first again, erased for them
-    assert numbers == list(range(32, 40)) + [0xFFFF] * 8 + list(range(16, 32))
+    # records 0-7 filled the first sector, 8-15 the second, 16-23 the first again, 24-31 the
+    # second, 32-39 the first: each sector erased for them; every log page blank
+    assert numbers[1::2] == [0xFFFF] * 16
+    assert numbers[::2] == list(range(32, 40)) + list(range(24, 32))
     with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, block)) as dev:
         dev.menu("settings")
         dev.wait_screen("settings")

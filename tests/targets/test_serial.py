@@ -15,7 +15,7 @@ import pytest
 
 from conftest import needs_firmware
 from generator.ai.players import seats
-from generator.codegen.core import EEPROM_SAVES
+from generator.codegen.core import EEPROM_LOG, EEPROM_SAVES
 from generator.codegen.protocol import ERRORS, play_command
 from generator.engine.game import play_game
 from generator.engine.rules import Variant
@@ -179,7 +179,8 @@ def test_serial_play_cannot_take_over_a_persons_game(firmware_hex, backend):
 
 def test_play_writes_no_eeprom_byte_that_is_not_ours(firmware_hex):
     """Bytes 16 and up holding another game's data: Play writes only its game's save (before the first hand,
-    so that leaving it loses only the hand), in its own block after the settings' (EEPROM_SAVES, 11 B)."""
+    so that Continue can resume it), in its own block after the settings' (EEPROM_SAVES, 11 B), and
+    blanks the cells of the hand's log below the blocks (EEPROM_LOG..) that bear the new hand's mark."""
     rng = random.Random(3)
     image = bytes(16 * [0xFF]) + bytes(rng.randrange(256) for _ in range(1008))
     settings, game = EEPROM_SAVES, EEPROM_SAVES + 11
@@ -191,5 +192,11 @@ def test_play_writes_no_eeprom_byte_that_is_not_ours(firmware_hex):
         dev.run(30)
         now = dev.emu.eeprom
         changed = [i for i in range(len(image)) if now[i] != image[i]]
+        blanked = [i for i in changed if EEPROM_LOG <= i < EEPROM_SAVES]
+        mark = (int.from_bytes(now[game + 2:game + 6], "little") + 1) << 6 & 0xC0  # seed + hand 1
+        assert all(now[i] == 0xFF and image[i] & 0xC0 == mark for i in blanked)
+        assert all(image[i] & 0xC0 != mark or image[i] == 0xFF for i in range(EEPROM_LOG, EEPROM_SAVES)
+                   if i not in blanked)
+        changed = [i for i in changed if i not in blanked]
         assert now[game:game + 2] == b"WG" and changed[0] == game  # signature and tag of the game's block first
         assert changed[-1] < game + 4 + 255  # within one block (at most 255 data bytes and 4 of its own)

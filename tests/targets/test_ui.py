@@ -16,15 +16,16 @@ from dataclasses import dataclass, field
 import pytest
 
 from conftest import needs_firmware
-from generator.codegen.core import EEPROM_SAVES
+from generator.codegen.core import EEPROM_LOG, EEPROM_SAVES
 from generator.targets.emulator import frame_to_image
 from generator.ai.persona import OPPONENTS
 from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 from generator.engine.display import score_reason, stage2_notice
 from generator.engine.rules import HIGH, LOW
+from generator.engine.cards import parse_card
 from generator.targets.buttons import SCREEN, SCREENS, SETTINGS, ButtonGame, Device, booted, button_game
-from generator.targets.screenshots import enter_deal, leave
-from generator.targets.screentext import GAME_OVER_FACE, HAND_END_FACE, mood, read
+from generator.targets.screenshots import enter_deal
+from generator.targets.screentext import GAME_OVER_FACE, HAND_END_FACE, TABLE_FACE, mood, read
 from generator.targets.thinktime import hook_address
 
 pytestmark = needs_firmware
@@ -205,44 +206,137 @@ def test_a_new_game_over_a_saved_one_asks_first(firmware_hex):
         dev.wait_screen("table")
 
 
+def at_turn(dev: Device) -> bytes:
+    """The table above the player's hand once the player's turn is drawn (its top line, the
+    trick on the table, the stock, trump and the panel with the trick counts; below it the
+    cursor starts anew on a resumed table), once a trump the computer led has stopped flashing
+    (the replay plays it without); the opponent's face left out (it blinks by the clock). The
+    turn marker is consumed: play_hand's next press goes on from here."""
+    dev.wait_turn()
+    dev.run(26)  # the flash lasts the computer's pause, at most 24 frames
+    dev.waiting = True
+    table = bytearray(dev.emu.screen()[:4 * 128])
+    for page in (1, 2):
+        table[page * 128 + TABLE_FACE[0]:page * 128 + TABLE_FACE[0] + 10] = bytes(10)
+    return bytes(table)
+
+
+def leave(dev: Device) -> None:
+    """UP, then B twice at the pause: the table left for the menu (the turn no longer awaited)."""
+    dev.waiting = False
+    dev.tap("UP")
+    dev.wait_screen("pause")
+    dev.tap("B", 2)
+    dev.wait_screen("menu")
+
+
+def resume(dev: Device, game: ButtonGame, tricks: int) -> bytes:
+    """Continue from the menu: the hand resumes after `tricks` of its tricks; the table at the turn."""
+    dev.menu("continue", has_save=True)
+    dev.wait_screen("table")
+    game.resumed(tricks)
+    return at_turn(dev)
+
+
 def test_a_game_continues_after_power_off(firmware_hex):
+    """Switched off in hand 2 after 3 tricks: Continue resumes it at its 4th trick (the same table),
+    and the game played on gives the engine's trace."""
     with button_game(firmware_hex, adc_seed=4, settings={"game": 1, "target": 3, "speed": 1}) as game:  # to 10
         dev = game.dev
         game.play_hand()
         assert not game.finish_hand()  # now in hand 2, saved at the end of hand 1
-        game.play_hand(tricks=2)
+        game.play_hand(tricks=3)
+        left = at_turn(dev)
         image = dev.emu.eeprom
         header = game.want[0]
 
     with booted(firmware_hex, eeprom=image) as dev:
-        dev.tap("A")
-        dev.wait_screen("menu")
-        dev.tap("A")  # Continue: listed first and selected
-        dev.wait_screen("table")
         dev.log = header + "\n"  # printed before the power cycle
         again = ButtonGame(dev)
         again.start(hand=2)
+        assert resume(dev, again, 3) == left
         again.play_game()
         assert dev.screen == SCREEN["game_over"]
         start = game.want.index(next(x for x in game.want if x.startswith("hand 2 ")))
         assert again.device_lines()[1:] == game.want[start:]
 
 
-def test_leaving_the_first_hand_loses_only_that_hand(firmware_hex):
-    """The game is saved before its first hand: "hand lost" is all that is lost, Continue deals it again."""
+def test_leaving_a_hand_resumes_it(firmware_hex):
+    """Continue after leaving a hand resumes it where it was left, not dealt again: the same
+    table at the same trick, twice, and the hand and the game played on give the engine's trace."""
     with booted(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=6) as dev:
         dev.menu("play")
         game = ButtonGame(dev)
         game.start()
-        game.play_hand(tricks=2)
-        dev.tap("UP")
-        dev.wait_screen("pause")
-        dev.tap("B", 2)
-        dev.wait_screen("menu")
-        dev.menu("continue", has_save=True)
-        dev.wait_screen("table")
-        again = ButtonGame(dev)  # the same game from its header, its first hand dealt again
+        for tricks in (0, 5, 9):  # at once, then after some tricks (stage 1), then again
+            game.play_hand(tricks=tricks - game.tricks_played())
+            left = at_turn(dev)
+            leave(dev)
+            assert dev.emu.eeprom[:16] == SYSTEM
+            assert resume(dev, game, 0) == left
+            assert game.device_lines() == game.want[:1]  # nothing of the hand before it is over
+        game.play_hand(tricks=game.variant.deck.hand_size * 2 - 1 - game.tricks_played())
+        left = at_turn(dev)  # the last trick
+        leave(dev)
+        assert resume(dev, game, 0) == left
+        game.play_hand()
+        assert not game.finish_hand()
+        assert game.device_lines()[1:] == game.want[1:len(game.device_lines())]
+
+
+def test_hard_finds_its_cards_again_when_a_hand_resumes(firmware_hex):
+    """At Hard the replay searches again (stage-1 rollouts on the game's random stream, stage-2
+    proofs): left in stage 2, after 16 tricks, the resumed hand and the next give the engine's trace."""
+    hard = (DEVICE_PLAYERS.index("hard") - DEVICE_PLAYERS.index(FIRST_LEVEL)) % len(DEVICE_PLAYERS)
+    with button_game(firmware_hex, adc_seed=3, settings={"ai": hard, "speed": 1}) as game:
+        dev = game.dev
+        game.play_hand(tricks=16)
+        left = at_turn(dev)
+        leave(dev)
+        assert resume(dev, game, 0) == left
+        game.play_hand()
+        assert not game.finish_hand()
+        game.play_hand()  # the next hand: the random stream went on from where the replay left it
+        game.finish_hand()
+        assert game.device_lines()[1:] == game.want[1:len(game.device_lines())]
+
+
+@pytest.mark.parametrize("damage", ["mark", "no card", "not held", "torn"])
+def test_a_corrupt_log_resumes_the_hand_before_the_damage(firmware_hex, damage):
+    """The hand's log (a cell a trick from EEPROM_LOG: the card in the low 6 bits, the hand's mark
+    above) damaged at its 4th cell: another hand's mark, a value that is no card, a card the
+    player does not hold, or every cell from there torn to random bytes of another mark. The
+    replay stops there: Continue resumes the hand at its 4th trick, and the hand and the game
+    played on still give the engine's trace."""
+    import random
+
+    with booted(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=6) as dev:
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        game.play_hand(tricks=7)
+        at_turn(dev)
+        leave(dev)
+        image = bytearray(dev.emu.eeprom)
+    cell = EEPROM_LOG + 3
+    mark = image[EEPROM_LOG] & 0xC0
+    assert all(b & 0xC0 == mark for b in image[EEPROM_LOG:cell + 4])  # the 7 cells written
+    theirs = next(p[2:] for p in game.lines[5 + 3].split() if p.startswith("1:"))  # the computer's
+    if damage == "mark":
+        image[cell] ^= 0x40
+    elif damage == "no card":
+        image[cell] = mark | 63
+    elif damage == "not held":
+        image[cell] = mark | parse_card(theirs)
+    else:
+        rng = random.Random(5)
+        image[cell:EEPROM_SAVES] = bytes(rng.randrange(64) | (mark ^ 0x80) for _ in range(EEPROM_SAVES - cell))
+
+    with booted(firmware_hex, eeprom=bytes(image)) as dev:
+        dev.log = game.want[0] + "\n"  # printed before the power cycle
+        again = ButtonGame(dev)
         again.start(hand=1)
+        resume(dev, again, 3)
         again.play_hand()
         assert not again.finish_hand()
         assert again.device_lines()[1:] == game.want[1:len(again.device_lines())]
