@@ -168,18 +168,9 @@ int16_t text(int16_t x, int16_t y, const char* s, Color c) { return textRun(x, y
 
 uint8_t textId(uint8_t x, int8_t y, uint8_t id, Color c) { return textRun(x, y, nullptr, id, c); }
 
-char* decimal(uint32_t n, char* end) {
-  *--end = 0;
-  do {
-    *--end = '0' + n % 10;
-    n /= 10;
-  } while (n);
-  return end;
-}
-
 uint8_t number(uint8_t x, int8_t y, uint32_t n, Color c) {
   char buf[11];
-  return text(x, y, decimal(n, buf + sizeof buf), c);
+  return text(x, y, text::decimal(n, buf + sizeof buf), c);
 }
 
 uint8_t textWidth(const char* s) {

@@ -41,9 +41,6 @@ int16_t text(int16_t x, int16_t y, const char* s, Color c = WHITE);
 // Packed text `id` (text.h: the labels, titles and pages, which the generator packs).
 uint8_t textId(uint8_t x, int8_t y, uint8_t id, Color c = WHITE);
 uint8_t number(uint8_t x, int8_t y, uint32_t n, Color c = WHITE);
-// Writes n in decimal so that it ends (NUL included) just before `end`;
-// returns its first digit. 11 bytes hold any uint32_t.
-char* decimal(uint32_t n, char* end);
 // Highlighted text: black on a white box one pixel larger on each side.
 int16_t textInverted(int16_t x, int16_t y, const char* s);
 // Width in pixels of s (without the trailing spacing column).
