@@ -39,7 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generator.ai import expert, rollout  # noqa: E402
 from generator.ai.hard import stage2_choice  # noqa: E402
 from generator.ai.players import HUMAN, make_player  # noqa: E402
-from generator.ai.review import Session, playout, world_points  # noqa: E402
+from generator.ai.estimate import playout, world_points  # noqa: E402
+from generator.ai.review import Session  # noqa: E402
 from generator.engine import trace  # noqa: E402
 from generator.engine.prng import Rng, ai_rng, mix32  # noqa: E402
 from generator.engine.rules import Variant, deal, hand_points  # noqa: E402
@@ -131,9 +132,10 @@ def one_hand(args: tuple[int, dict]) -> dict:
         if d is not None:
             cands = expert.candidates(st.observation(0), st.legal_mask())
             rec = {"trick": d.trick, "played": stands_for(cands, d.card), "planted": d.trick in planted,
-                   "flag": d.mistake}
+                   "flag": d.mistake, "estimate": d.lost_points, "range": list(d.interval or (0, 0)),
+                   "rival": stands_for(cands, d.rival) if d.rival >= 0 else -1}
             if d.mistake:
-                rec.update(better=stands_for(cands, d.best[0]), cost=d.lost_points, range=list(d.interval))
+                rec.update(better=stands_for(cands, d.best[0]), cost=d.lost_points)
             out["decisions"].append(rec)
             key = f"{seed}/{d.trick}"
             if (rec["flag"] or rec["planted"]) and key not in cached:
@@ -178,6 +180,7 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=56)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--cache", type=Path, default=Path("build/review-recheck.json"))
+    ap.add_argument("--results", type=Path, default=None, help="write each hand's judged decisions here (JSON)")
     args = ap.parse_args()
     cache = json.loads(args.cache.read_text()) if args.cache.exists() else {}
     with Pool(args.jobs) as pool:
@@ -186,6 +189,8 @@ def main() -> None:
         cache.update(r["recheck"])
     args.cache.parent.mkdir(parents=True, exist_ok=True)
     args.cache.write_text(json.dumps(cache))
+    if args.results:
+        args.results.write_text(json.dumps(results))
     for line in figures(results, cache):
         print(line)
 

@@ -49,15 +49,21 @@ def test_standard_input_and_json_give_the_same_review(game):
     path, _ = game
     r = run(main, ["review", "-", "--json"], input=path.read_text())
     assert r.exit_code == 0, r.output
-    reviews = [json.loads(line) for line in r.output.splitlines()]
+    *reviews, summary = [json.loads(line) for line in r.output.splitlines()]
     assert [x["hand"] for x in reviews] == list(range(1, len(reviews) + 1))
+    summary = summary["summary"]  # several hands end with the session's summary
+    assert summary["hands"] == len(reviews) > 1
+    assert summary["stage2_tricks_lost"] == sum(x["stage2"]["tricks_lost"] for x in reviews)
+    assert summary["stage1_points_lost"] == pytest.approx(sum(x["stage1"]["points_lost"] for x in reviews), abs=0.01)
+    lo, hi = summary["stage1_interval"]
+    assert lo <= summary["stage1_points_lost"] <= hi
     first = reviews[0]
     assert first["player"] == "human" and first["opponent"] == "original" and first["master"]["points"]
     assert {"stage1", "stage2", "costliest", "tricks", "points"} <= set(first)
     text = run(main, ["review", str(path)]).output
     for x in reviews:
         lost = x["stage2"]["tricks_lost"]
-        assert (f"{lost} trick" in text) if lost else "no trick lost" in text
+        assert (f"{lost} trick" in text) if lost else "No trick lost" in text
         for d in x["stage2"]["decisions"]:
             assert d["card"] in d["values"] and not re.search(r"\bT[SHDC]\b", d["card"])
 
