@@ -68,6 +68,7 @@ class Decision:
     variance: float = 0.0  # stage 1: of ``change``
     other_choice: bool = False  # stage 1: the review's own card was another
     rival: int = -1  # stage 1: the card the one played was measured against
+    measured: int = 0  # stage 1: in how many fresh deals
     line: list[Played] = field(default_factory=list)  # stage-2 loss: perfect play on from the best card, a few tricks
     lost_at: Played | None = None  # stage-2 loss: the trick that goes, perfect play on from the card played
 
@@ -178,7 +179,7 @@ def stage1_decision(state: HandState, seat: int, card: int, rng: Rng, variant: V
     m = measure(state, seat, played, cands, rng, variant)
     d.change, d.variance = m.cost, m.variance
     d.lost_points, d.interval = max(m.cost, 0.0), (m.low, m.high)
-    d.other_choice, d.rival = m.choice != played, m.rival
+    d.other_choice, d.rival, d.measured = m.choice != played, m.rival, m.measured
     best = m.rival if d.mistake else played
     d.best = [c for c in cards_of(legal) if candidate_of(cands, c) == best]
     for c in cards_of(legal):

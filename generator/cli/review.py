@@ -235,7 +235,8 @@ def data(r: HandReview) -> dict:
         }
         if d.stage == 1:
             out.update(face_up=t.card(d.upcard), deals={t.card(c): n for c, n in sorted(d.deals.items())},
-                       compared_with=t.card(d.rival) if d.rival >= 0 else None, cost=round(d.change, 3),
+                       compared_with=t.card(d.rival) if d.rival >= 0 else None, compared_in=d.measured,
+                       cost=round(d.change, 3),
                        interval=[round(x, 3) for x in d.interval] if d.interval else None)
         else:
             out.update(opponent_hand=names(d.other), lost_tricks=d.lost_tricks,

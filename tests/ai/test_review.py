@@ -11,8 +11,11 @@ import pytest
 from generator.ai import rollout
 from generator.ai.hard import stage2_choice
 from generator.ai.players import HUMAN, make_player, seats
-from generator.ai.review import Exact, ReviewError, Session, net_points
+from generator.ai.estimate import CHOOSE_DEALS, SHORTLIST_DEALS, SHORTLIST, t95
+from generator.ai.native import python_exact_value
+from generator.ai.review import LINE_TRICKS, Exact, ReviewError, Session, net_points
 from generator.ai.solver import split
+from generator.ai.stage2 import perfect_line
 from generator.engine import trace
 from generator.engine.cards import parse_card
 from generator.engine.game import play_game
@@ -294,3 +297,76 @@ def test_a_game_continued_without_its_game_line_is_reviewed_on_from_where_it_sto
     stranger = Session(seat=0)
     notes = [r for n, line in enumerate(lines[cut:], 1) if (r := stranger.feed(n, line)) is not None]
     assert len(notes) == 1 and "continued" in notes[0]
+
+
+# -- why a stage-2 card lost, and stage 2 against perfect play from its start --------------------------------
+
+def test_a_stage2_loss_shows_the_line_that_keeps_the_trick_and_the_trick_that_goes(planted):
+    _, (trick, card), review = planted
+    d = next(d for d in review.stage2 if d.trick == trick)
+    leader = 0 if d.lead < 0 else 1
+    want = referee_values([d.hand, d.other], review.trump, leader, d.lead, 0, review.mode)
+    first = d.line[0]
+    assert first.number == trick and (first.lead if first.leader == 0 else first.follow) in d.best
+    assert 1 <= len(d.line) <= LINE_TRICKS
+    h = [split(d.hand), split(d.other)]
+    best = perfect_line(h, review.trump, review.mode, trick, leader, d.lead, min(d.best))
+    played = perfect_line(h, review.trump, review.mode, trick, leader, d.lead, card)
+    assert best[:LINE_TRICKS] == d.line
+    assert sum(t.winner == 0 for t in best) == max(want.values())  # the line is perfect play: it takes what minimax says
+    assert sum(t.winner == 0 for t in played) == want[card]
+    lost = d.lost_at
+    assert lost in played and lost.number >= trick and lost.winner == 1
+    before = played[:played.index(lost) + 1]  # up to the lost trick the best line is ahead by one
+    assert sum(t.winner == 0 for t in best[:len(before)]) - sum(t.winner == 0 for t in before) == 1
+
+
+def test_stage2_is_set_against_perfect_play_from_its_start(planted):
+    lines, _, review = planted
+    reader = trace.Reader()
+    hand = [h for n, line in enumerate(lines, 1) if (h := reader.feed(n, line)) is not None][0]
+    st = HandState(LAST13.deck, LAST13.scoring, hand.state.deal)
+    for c in (c for t in hand.state.history for c in (t.lead, t.follow)):
+        if not st.stock_left and st.lead < 0:
+            break
+        st.apply(c)
+    n = st.hands[0].bit_count()
+    perfect = python_exact_value([split(st.hands[0]), split(st.hands[1])], st.trump, st.leader, 0, 0)
+    assert review.stage2_perfect == (perfect, n - perfect)
+    assert review.stage2_took == (hand.state.won[1][0], hand.state.won[1][1])
+    pts = hand_points(LAST13.scoring, LAST13.deck, st.mode, (perfect, n - perfect))
+    assert review.stage2_points == pts
+
+
+# -- stage 1: the plan fixed in advance, one estimate over the stage ------------------------------------------
+
+def test_stage1_plays_the_same_deals_whatever_it_finds(planted):
+    """Every candidate is played in the first deals, the shortlist in the next ones: no count depends on a
+    result, and a review is the same every time."""
+    lines, _, review = planted
+    judged = [d for d in review.stage1 if d.values]
+    assert judged
+    for d in judged:
+        counts = set(d.deals.values())
+        assert counts <= {CHOOSE_DEALS, CHOOSE_DEALS + SHORTLIST_DEALS}
+        runs = {d.values[c] for c in d.values}  # a value per candidate (the cards of a run share it)
+        if CHOOSE_DEALS + SHORTLIST_DEALS in counts:
+            assert d.deals[d.card] == CHOOSE_DEALS + SHORTLIST_DEALS and len(runs) > SHORTLIST
+        assert d.rival >= 0 and d.rival != d.card and d.interval[0] <= d.change <= d.interval[1]
+    again = review_of(lines)
+    assert [(d.change, d.interval) for d in again.stage1] == [(d.change, d.interval) for d in review.stage1]
+
+
+def test_stage1_has_one_estimate_over_the_stage(planted):
+    _, _, review = planted
+    total, lo, hi = review.stage1_lost()
+    counted = [d for d in review.stage1 if d.other_choice or d.mistake]
+    assert all(d in counted for d in review.stage1 if d.mistake)
+    assert total == pytest.approx(sum(d.change for d in counted))
+    assert lo < total < hi and review.lost(1) == total
+
+
+def test_t95_is_students_quantile():
+    assert t95(5) == pytest.approx(2.5706, abs=0.003)
+    for df, want in ((10, 2.2281), (30, 2.0423), (120, 1.9799)):
+        assert t95(df) == pytest.approx(want, abs=0.0002)
