@@ -13,9 +13,10 @@ from generator.ai.hard import stage2_choice
 from generator.ai.players import HUMAN, make_player, seats
 from generator.ai.estimate import CHOOSE_DEALS, SHORTLIST_DEALS, SHORTLIST, t95
 from generator.ai.native import python_exact_value
-from generator.ai.review import LINE_TRICKS, Exact, ReviewError, Session, net_points
+from generator.ai.review import LINE_TRICKS, Decision, Exact, ReviewError, Session, net_points
 from generator.ai.solver import split
 from generator.ai.stage2 import perfect_line
+from generator.ai.summary import Summary, kind
 from generator.engine import trace
 from generator.engine.cards import parse_card
 from generator.engine.game import play_game
@@ -370,3 +371,37 @@ def test_t95_is_students_quantile():
     assert t95(5) == pytest.approx(2.5706, abs=0.003)
     for df, want in ((10, 2.2281), (30, 2.0423), (120, 1.9799)):
         assert t95(df) == pytest.approx(want, abs=0.0002)
+
+
+# -- the session's summary ------------------------------------------------------------------------------------
+
+def decision(stage: int, card: str, best: str, lead: str | None = None) -> Decision:
+    return Decision(trick=3, stage=stage, card=parse_card(card), lead=parse_card(lead) if lead else -1, hand=0,
+                    other=0, upcard=-1, tricks=(0, 0), values={}, best=[parse_card(best)])
+
+
+@pytest.mark.parametrize("d, said", [
+    (decision(1, "AS", "2H", lead="4C"), "a trump spent in stage 1"),
+    (decision(1, "KC", "2C", lead="4C"), "a stage-1 trick taken that was better lost"),
+    (decision(1, "2C", "KC", lead="4C"), "a stage-1 trick let go that was worth taking"),
+    (decision(1, "KH", "2C"), "a stage-1 lead"),
+    (decision(2, "KH", "2C"), "a stage-2 lead"),
+    (decision(2, "2H", "3D", lead="4C"), "a stage-2 discard"),
+    (decision(2, "2S", "3D", lead="4C"), "a stage-2 ruff"),
+])
+def test_mistakes_are_told_by_kind(d, said):
+    assert kind(d, parse_card("2S") // 13) == said  # spades are trumps
+
+
+def test_a_summary_adds_up_the_hands(planted):
+    _, _, review = planted
+    s = Summary()
+    s.add(review)
+    s.add(review)
+    total, lo, hi = review.stage1_lost()
+    assert s.hands == 2 and s.stage1 == pytest.approx(2 * total) and s.stage2 == 2 * review.lost(2)
+    slo, shi = s.stage1_range()
+    assert shi - slo == pytest.approx((hi - lo) * 2 ** 0.5)  # two hands' independent deals: the range grows by root 2
+    top = s.costliest()
+    assert sum(k.times for _, k in s.kinds.items()) == 2 * len(review.mistakes)
+    assert [k.points for _, k in top] == sorted((k.points for _, k in top), reverse=True)
