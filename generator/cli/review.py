@@ -135,10 +135,13 @@ RANGE_MEANS = ("(A range like that is a 95% range: the true average over all the
 def result(w: Words, tricks: tuple[int, int] | None, points: tuple[int, int], verb: str = "scored") -> str:
     """Who scored what, as the scoreboard says it, with the counted tricks unless ``tricks`` is None."""
     score = f" ({plural(tricks[0], 'trick')} to {tricks[1]})" if tricks else ""
+    def said(who: str) -> str:  # "you score", "Cpu scores"
+        return verb[:-1] if who == "you" and verb.endswith("es") else verb
+
     if points[0]:
-        return f"{w.me} {verb} {plural(points[0], 'point')}{score}"
+        return f"{w.me} {said(w.me)} {plural(points[0], 'point')}{score}"
     if points[1]:
-        return f"{w.them} {verb} {plural(points[1], 'point')}{score}"
+        return f"{w.them} {said(w.them)} {plural(points[1], 'point')}{score}"
     return f"no points{score}"
 
 
