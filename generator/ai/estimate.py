@@ -16,10 +16,16 @@ screens miss real blunders):
    best card other than the one played). A blunder is only seen against a
    good rival, and with ten candidates a dozen deals often rank a lesser
    card first; the shortlist spends its deals where the choice is made.
-2. :data:`MEASURE_DEALS` fresh deals, the rival and the card played in each
-   (paired: the same deal for both, so the luck of the deal cancels). Their
-   mean difference is the cost; fresh deals keep it from being inflated by
-   having picked the luckiest of several cards.
+2. Fresh deals, the rival and the card played in each (paired: the same
+   deal for both, so the luck of the deal cancels). Their mean difference is
+   the cost; fresh deals keep it from being inflated by having picked the
+   luckiest of several cards. How many is settled by the choosing deals
+   alone, never by the measuring ones: enough for a standard error of about
+   :data:`SPREAD_GOAL` at the spread the choosing deals show (FEWEST to
+   MOST), but only the fewest when there the card played is :data:`AHEAD`
+   points or more ahead of the rival (a rival picked as the best of several
+   is, if anything, flattered, so such a card is seldom a quarter point
+   worse).
 
 The 95% range is Student's, its spread taken from both sets of deals' paired
 differences (the choosing deals bias the mean, not the spread), which keeps
@@ -43,6 +49,7 @@ SHORTLIST = 3  # the best others, played with the card played in SHORTLIST_DEALS
 SHORTLIST_DEALS = 40
 SPREAD_GOAL = 0.2  # points: the standard error the measuring deals aim at
 FEWEST, MOST = 24, 240  # measuring deals at least and at most
+AHEAD = 0.5  # points: a card played this far ahead of its rival in the choosing deals gets the fewest
 Z95 = 1.959964
 
 
@@ -148,7 +155,8 @@ def measure(state: HandState, seat: int, played: int, cands: list[int], rng: Rng
         return m
     m.rival = max(short, key=lambda c: means[c])
     first = [row[m.rival] - row[played] for row in rows if m.rival in row]
-    n = measuring_deals(squares(first) / (len(first) - 1))
+    ahead = -sum(first) / len(first)
+    n = FEWEST if ahead >= AHEAD else measuring_deals(squares(first) / (len(first) - 1))
     fresh = [a - b for a, b in (deal_scores([m.rival, played]) for _ in range(n))]
     m.measured = n
     m.cost = sum(fresh) / n
