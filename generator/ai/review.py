@@ -2,18 +2,16 @@
 
 A played hand is walked again decision by decision for one seat:
 
-- Stage 2 is judged exactly. Every legal card is valued against perfect play
-  from that position on (in stage 2 a player who remembers the cards knows
-  the opponent's hand), by the compiled exact solver (:mod:`.native`); a card
-  that takes fewer tricks than the best one lost the difference, and the
-  points it cost follow from the hand's scoring.
-- Stage 1 is estimated as the PC expert (:mod:`.expert`) weighs its own
-  cards: deals of the cards the seat had not seen, consistent with what it
-  knew, each card played in every deal, the rest of stage 1 played out by
-  Hard's rollout rule on both sides and the stage-2 position it reaches
-  valued exactly, scored in points. A decision is listed when the card
-  played cost at least :data:`WORTH_LISTING` points on average over the
-  deals and the 95% interval of that is above nothing.
+- Stage 2 is judged exactly (:mod:`.stage2`). Every legal card is valued
+  against perfect play from that position on (in stage 2 a player who
+  remembers the cards knows the opponent's hand); a card that takes fewer
+  tricks than the best one lost the difference, the points it cost follow
+  from the hand's scoring, and two lines of perfect play show why. The stage
+  as a whole is set against perfect play from its start.
+- Stage 1 is estimated over sampled deals by a plan fixed in advance
+  (:mod:`.estimate`). A decision is listed when the card played cost at
+  least :data:`WORTH_LISTING` points on average and the 95% range of that
+  is above nothing; the stage gets one estimate of what its cards lost.
 - The duplicate comparison plays the same deal again with the top device
   level (Master) in the seat, against the same opponent: the game's AI
   stream is replayed from the first hand, so the opponent draws what it drew
