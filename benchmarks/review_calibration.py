@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generator.ai import expert, rollout  # noqa: E402
 from generator.ai.hard import stage2_choice  # noqa: E402
 from generator.ai.players import HUMAN, make_player  # noqa: E402
-from generator.ai.estimate import playout, world_points  # noqa: E402
+from generator.ai.estimate import deal_points  # noqa: E402
 from generator.ai.review import Session  # noqa: E402
 from generator.engine import trace  # noqa: E402
 from generator.engine.prng import Rng, ai_rng, mix32  # noqa: E402
@@ -103,10 +103,7 @@ def recheck(st: HandState, seed: int) -> dict[int, float]:
     for _ in range(RECHECK):
         theirs, stock = expert.sample_world(obs, rules, rng)
         for c in cands:
-            w = expert.world_state(obs, theirs, stock)
-            w.apply(c)
-            playout(w, VARIANT.deck.mask)
-            totals[c] += world_points(w, 0, VARIANT)
+            totals[c] += deal_points(obs, theirs, stock, c, VARIANT)
     return {c: t / RECHECK for c, t in totals.items()}
 
 

@@ -39,10 +39,10 @@ from dataclasses import dataclass
 
 from ..engine.prng import Rng
 from ..engine.rules import HIGH, Variant, hand_points
-from ..engine.state import HandState
+from ..engine.state import HandState, Observation
 from . import expert, rollout
 from .native import exact_value
-from .solver import split
+from .solver import follower_wins, split
 
 CHOOSE_DEALS = 16  # deals every candidate is played in
 SHORTLIST = 3  # the best others, played with the card played in SHORTLIST_DEALS more deals to choose the rival
@@ -75,13 +75,6 @@ def t95(df: int) -> float:
             + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
 
 
-def playout(st: HandState, full: int) -> None:
-    """Play the rest of stage 1 with Master's rollout rule for both seats, hands open (rollout.policy)."""
-    while st.stock_left:
-        live = split(full & ~st.played)
-        st.apply(rollout.policy(split(st.hands[st.turn]), live, st.stock[st.pos], st.trump, st.lead))
-
-
 def counted_so_far(state: HandState, seat: int) -> tuple[int, int]:
     """Tricks that count under the hand's scoring already taken (seat, opponent)."""
     won = state.won
@@ -98,22 +91,50 @@ def net_points(variant: Variant, mode: int, seat: int, tricks: tuple[int, int]) 
     return pts[seat] - pts[1 - seat]
 
 
-def stage2_tricks(st: HandState, seat: int) -> int:
-    """The seat's stage-2 tricks from the stage-2 start ``st`` with perfect play on both sides."""
-    counted = seat if st.mode == HIGH else 1 - seat
-    n = st.hands[seat].bit_count()
-    h = [split(st.hands[0]), split(st.hands[1])]
-    guess = (n + rollout.estimate(h[counted], h[1 - counted], st.trump, st.leader == counted)) // 2
-    v = exact_value(h, st.trump, st.leader, seat, counted, guess)
+def stage2_tricks(h: list[list[int]], trump: int, mode: int, leader: int, seat: int) -> int:
+    """The seat's stage-2 tricks from the stage-2 start ``h`` with perfect play on both sides."""
+    counted = seat if mode == HIGH else 1 - seat
+    n = sum(m.bit_count() for m in h[seat])
+    guess = (n + rollout.estimate(h[counted], h[1 - counted], trump, leader == counted)) // 2
+    v = exact_value(h, trump, leader, seat, counted, guess)
     return v if counted == seat else n - v
 
 
-def world_points(st: HandState, seat: int, variant: Variant) -> int:
-    """The seat's points less the opponent's once the stage-2 start ``st`` is played out perfectly."""
-    own = stage2_tricks(st, seat)
-    n = st.hands[seat].bit_count()
-    so_far = counted_so_far(st, seat)
-    return net_points(variant, st.mode, seat, (so_far[0] + own, so_far[1] + n - own))
+def deal_points(obs: Observation, theirs: int, stock: list[int], first: int, variant: Variant) -> int:
+    """The seat's points less the other's in one sampled deal: ``first`` played, the rest of stage 1 by
+    Master's rollout rule for both seats with the hands open (rollout.policy), stage 2 played perfectly.
+
+    The deal is played on per-suit masks, as the HandState it stands for would play it: the winner of a
+    stage-1 trick takes the face-up card, the loser draws the next.
+    """
+    me, trump = obs.player, obs.trump
+    h = [[0] * 4, [0] * 4]
+    h[me], h[1 - me] = split(obs.hand), split(obs.opp_taken | theirs)
+    live = split(variant.deck.mask & ~obs.played)
+    cards = [obs.upcard] + stock
+    won = list(obs.tricks[0])
+    leader, lead, pos = obs.leader, obs.lead, 0
+    while pos < len(cards):
+        p = leader if lead < 0 else 1 - leader
+        c = first if first >= 0 else rollout.policy(h[p], live, cards[pos], trump, lead)
+        first = -1
+        s, bit = divmod(c, 13)
+        h[p][s] ^= 1 << bit
+        live[s] ^= 1 << bit
+        if lead < 0:
+            lead = c
+            continue
+        if follower_wins(lead, c, trump):
+            leader = p
+        won[leader] += 1
+        take, draw = cards[pos], cards[pos + 1]
+        h[leader][take // 13] |= 1 << take % 13
+        h[1 - leader][draw // 13] |= 1 << draw % 13
+        pos, lead = pos + 2, -1
+    own = stage2_tricks(h, trump, obs.mode, leader, me)
+    n = sum(m.bit_count() for m in h[me])
+    so_far = (won[me], won[1 - me]) if obs.scoring.counts_stage1 else (0, 0)
+    return net_points(variant, obs.mode, me, (so_far[0] + own, so_far[1] + n - own))
 
 
 def candidate_of(cands: list[int], card: int) -> int:
@@ -125,17 +146,10 @@ def measure(state: HandState, seat: int, played: int, cands: list[int], rng: Rng
     """The plan of the module's docstring for the candidate ``played`` among ``cands``."""
     obs = state.observation(seat)
     rules = expert.void_rules(obs)
-    full = variant.deck.mask
 
     def deal_scores(cards: list[int]) -> list[int]:
         theirs, stock = expert.sample_world(obs, rules, rng)
-        out = []
-        for c in cards:
-            st = expert.world_state(obs, theirs, stock)
-            st.apply(c)
-            playout(st, full)
-            out.append(world_points(st, seat, variant))
-        return out
+        return [deal_points(obs, theirs, stock, c, variant) for c in cards]
 
     rows = [dict(zip(cands, deal_scores(cands))) for _ in range(CHOOSE_DEALS)]
     totals = {c: sum(row[c] for row in rows) for c in cands}

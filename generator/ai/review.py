@@ -261,7 +261,7 @@ class Reviewer:
                 break
             st.apply(c)
         n = st.hands[seat].bit_count()
-        own = stage2_tricks(st, seat)
+        own = stage2_tricks([split(st.hands[0]), split(st.hands[1])], st.trump, st.mode, st.leader, seat)
         review.stage2_took = (final.won[1][seat], final.won[1][1 - seat])
         review.stage2_perfect = (own, n - own)
         so_far = counted_so_far(st, seat)

@@ -11,7 +11,8 @@ import pytest
 from generator.ai import rollout
 from generator.ai.hard import stage2_choice
 from generator.ai.players import HUMAN, make_player, seats
-from generator.ai.estimate import CHOOSE_DEALS, SHORTLIST_DEALS, SHORTLIST, t95
+from generator.ai import expert
+from generator.ai.estimate import CHOOSE_DEALS, SHORTLIST, SHORTLIST_DEALS, deal_points, t95
 from generator.ai.native import python_exact_value
 from generator.ai.review import LINE_TRICKS, Decision, Exact, ReviewError, Session, net_points
 from generator.ai.solver import split
@@ -405,3 +406,42 @@ def test_a_summary_adds_up_the_hands(planted):
     top = s.costliest()
     assert sum(k.times for _, k in s.kinds.items()) == 2 * len(review.mistakes)
     assert [k.points for _, k in top] == sorted((k.points for _, k in top), reverse=True)
+
+
+@pytest.mark.parametrize("scoring", ["last13", "every", "highlow"])
+def test_a_sampled_deal_is_played_as_the_game_would_play_it(scoring):
+    """deal_points plays a deal on bare masks; the game's own HandState, the same rule and the exact stage 2
+    must give the same points."""
+    variant = Variant.make(28, scoring, 0)
+    rng = Rng(77)
+    checked = 0
+    for seed in range(1, 7):
+        lines = play_game(seed, variant, seats(seed, ("greedy", "easy"))).lines
+        reader = trace.Reader()
+        hand = [h for n, line in enumerate(lines, 1) if (h := reader.feed(n, line)) is not None][0]
+        st = HandState(variant.deck, variant.scoring, hand.state.deal)
+        for c in (c for t in hand.state.history for c in (t.lead, t.follow)):
+            if not st.stock_left:
+                break
+            obs = st.observation(st.turn)
+            theirs, stock = expert.sample_world(obs, expert.void_rules(obs), rng)
+            for first in expert.candidates(obs, st.legal_mask()):
+                w = expert.world_state(obs, theirs, stock)
+                w.apply(first)
+                while w.stock_left:
+                    w.apply(rollout.policy(split(w.hands[w.turn]), split(variant.deck.mask & ~w.played),
+                                           w.stock[w.pos], w.trump, w.lead))
+                me, n = obs.player, w.hands[0].bit_count()
+                counted = me if w.mode == HIGH else 1 - me
+                v = python_exact_value([split(w.hands[0]), split(w.hands[1])], w.trump, w.leader, me, counted)
+                own = v if counted == me else n - v
+                tricks = [w.won[1][0], w.won[1][1]]
+                tricks[me] += own
+                tricks[1 - me] += n - own
+                if variant.scoring.counts_stage1:
+                    tricks = [tricks[0] + w.won[0][0], tricks[1] + w.won[0][1]]
+                pts = hand_points(variant.scoring, variant.deck, w.mode, tuple(tricks))
+                assert deal_points(obs, theirs, stock, first, variant) == pts[me] - pts[1 - me]
+                checked += 1
+            st.apply(c)
+    assert checked > 100
