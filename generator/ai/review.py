@@ -69,6 +69,7 @@ class Decision:
     measured: int = 0  # stage 1: in how many fresh deals
     line: list[Played] = field(default_factory=list)  # stage-2 loss: perfect play on from the best card, a few tricks
     lost_at: Played | None = None  # stage-2 loss: the trick that goes, perfect play on from the card played
+    kept_at: Played | None = None  # stage-2 loss: the same trick in the line from the best card
 
     @property
     def mistake(self) -> bool:
@@ -157,8 +158,9 @@ def stage2_decision(state: HandState, seat: int, card: int, exact: Exact, varian
         def line(first: int) -> list[Played]:
             return perfect_line(h, state.trump, state.mode, state.trick_number, state.leader, state.lead, first)
 
-        best = line(min(d.best))
-        d.line, d.lost_at = best[:LINE_TRICKS], where_lost(best, line(card), seat, state.mode)
+        best, played = line(min(d.best)), line(card)
+        i = where_lost(best, played, seat, state.mode)
+        d.line, d.lost_at, d.kept_at = best[:LINE_TRICKS], played[i], best[i]
     return d
 
 

@@ -109,14 +109,15 @@ def perfect_line(h: Hands, trump: int, mode: int, number: int, leader: int, lead
     return out
 
 
-def where_lost(best: list[Played], played: list[Played], seat: int, mode: int) -> Played:
-    """The trick of the played line where the seat first falls behind the best line: the trick the card lost."""
+def where_lost(best: list[Played], played: list[Played], seat: int, mode: int) -> int:
+    """Where the played line first falls behind the best line (an index into both): the trick the card lost,
+    which the best line keeps."""
     def good(t: Played) -> bool:
         return (t.winner == seat) == (mode == HIGH)
 
     ahead = 0
-    for b, p in zip(best, played):
+    for i, (b, p) in enumerate(zip(best, played)):
         ahead += good(b) - good(p)
         if ahead > 0:
-            return p
+            return i
     raise ValueError("the played line never falls behind the best one")

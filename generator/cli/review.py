@@ -114,12 +114,13 @@ def trick_words(t: Table, w: Words, p: Played, seat: int) -> str:
 def why(t: Table, w: Words, d: Decision, seat: int, low: bool) -> list[str]:
     """The perfect continuation from the best card, and the later trick the card played gives away."""
     line = ", ".join(trick_words(t, w, p, seat) for p in d.line)
-    lost = d.lost_at
+    lost, kept = d.lost_at, d.kept_at
+    best = t.card(d.line[0].lead if d.line[0].leader == seat else d.line[0].follow)
     taker = w.me if lost.winner == seat else w.them
     goes = f"{taker} has to take trick {lost.number}" if low else f"trick {lost.number} goes to {taker}"
-    return [f"Perfect play on from {t.card(d.line[0].lead if d.line[0].leader == seat else d.line[0].follow)}: "
-            f"{line}{'...' if len(d.line) > 1 else ''}",
-            f"After {t.card(d.card)}, with perfect play on, {goes}: {trick_words(t, w, lost, seat)}."]
+    return [f"Perfect play on from {best}: {line}{'...' if len(d.line) > 1 else ''}",
+            f"After {t.card(d.card)}, with perfect play on, {goes}: {trick_words(t, w, lost, seat)}; "
+            f"after {best}, trick {kept.number} is {trick_words(t, w, kept, seat)}."]
 
 
 def stage1_line(t: Table, d: Decision, trump: int) -> str:
@@ -243,7 +244,8 @@ def data(r: HandReview) -> dict:
                        interval=[round(x, 3) for x in d.interval] if d.interval else None)
         else:
             out.update(opponent_hand=names(d.other), lost_tricks=d.lost_tricks,
-                       perfect_line=[trick(p) for p in d.line], lost_trick=trick(d.lost_at))
+                       perfect_line=[trick(p) for p in d.line], lost_trick=trick(d.lost_at),
+                       kept_trick=trick(d.kept_at))
         return out
 
     total, lo, hi = r.stage1_lost()

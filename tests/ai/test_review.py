@@ -317,10 +317,13 @@ def test_a_stage2_loss_shows_the_line_that_keeps_the_trick_and_the_trick_that_go
     assert best[:LINE_TRICKS] == d.line
     assert sum(t.winner == 0 for t in best) == max(want.values())  # the line is perfect play: it takes what minimax says
     assert sum(t.winner == 0 for t in played) == want[card]
-    lost = d.lost_at
+    lost, kept = d.lost_at, d.kept_at
     assert lost in played and lost.number >= trick and lost.winner == 1
-    before = played[:played.index(lost) + 1]  # up to the lost trick the best line is ahead by one
-    assert sum(t.winner == 0 for t in best[:len(before)]) - sum(t.winner == 0 for t in before) == 1
+    i = played.index(lost)
+    assert best[i] == kept and kept.number == lost.number and kept.winner == 0  # the best line keeps that trick
+    # up to the lost trick the best line is ahead by one, and never before it
+    assert sum(t.winner == 0 for t in best[:i + 1]) - sum(t.winner == 0 for t in played[:i + 1]) == 1
+    assert all(sum(t.winner == 0 for t in best[:j]) <= sum(t.winner == 0 for t in played[:j]) for j in range(i + 1))
 
 
 def test_stage2_is_set_against_perfect_play_from_its_start(planted):
