@@ -44,11 +44,11 @@ from . import expert, rollout
 from .native import exact_value
 from .solver import follower_wins, split
 
-CHOOSE_DEALS = 12  # deals every candidate is played in
+CHOOSE_DEALS = 16  # deals every candidate is played in
 SHORTLIST = 3  # the best others, played with the card played in SHORTLIST_DEALS more deals to choose the rival
-SHORTLIST_DEALS = 32
-SPREAD_GOAL = 0.22  # points: the standard error the measuring deals aim at
-FEWEST, MOST = 24, 200  # measuring deals at least and at most
+SHORTLIST_DEALS = 40
+SPREAD_GOAL = 0.2  # points: the standard error the measuring deals aim at
+FEWEST, MOST = 24, 240  # measuring deals at least and at most
 AHEAD = 0.25  # points: a card played this far ahead of its rival in the choosing deals gets the fewest
 Z95 = 1.959964
 
