@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from ..engine.cards import cards_of
 from ..engine.prng import Rng, ai_rng, mix32
-from ..engine.rules import HIGH, Variant, deal, hand_points
+from ..engine.rules import Variant, deal, hand_points
 from ..engine.state import HandState
 from ..engine.trace import PlayedHand, Reader, TraceError, hand_header, parse_header
 from . import expert
