@@ -2,18 +2,16 @@
 
 A played hand is walked again decision by decision for one seat:
 
-- Stage 2 is judged exactly. Every legal card is valued against perfect play
-  from that position on (in stage 2 a player who remembers the cards knows
-  the opponent's hand), by the compiled exact solver (:mod:`.native`); a card
-  that takes fewer tricks than the best one lost the difference, and the
-  points it cost follow from the hand's scoring.
-- Stage 1 is estimated as the PC expert (:mod:`.expert`) weighs its own
-  cards: deals of the cards the seat had not seen, consistent with what it
-  knew, each card played in every deal, the rest of stage 1 played out by
-  Hard's rollout rule on both sides and the stage-2 position it reaches
-  valued exactly, scored in points. A decision is listed when the card
-  played cost at least :data:`WORTH_LISTING` points on average over the
-  deals and the 95% interval of that is above nothing.
+- Stage 2 is judged exactly (:mod:`.stage2`). Every legal card is valued
+  against perfect play from that position on (in stage 2 a player who
+  remembers the cards knows the opponent's hand); a card that takes fewer
+  tricks than the best one lost the difference, the points it cost follow
+  from the hand's scoring, and two lines of perfect play show why. The stage
+  as a whole is set against perfect play from its start.
+- Stage 1 is estimated over sampled deals by a plan fixed in advance
+  (:mod:`.estimate`). A decision is listed when the card played cost at
+  least :data:`WORTH_LISTING` points on average and the 95% range of that
+  is above nothing; the stage gets one estimate of what its cards lost.
 - The duplicate comparison plays the same deal again with the top device
   level (Master) in the seat, against the same opponent: the game's AI
   stream is replayed from the first hand, so the opponent draws what it drew
@@ -28,19 +26,18 @@ from dataclasses import dataclass, field
 
 from ..engine.cards import cards_of
 from ..engine.prng import Rng, ai_rng, mix32
-from ..engine.rules import HIGH, Variant, deal, hand_points
+from ..engine.rules import Variant, deal, hand_points
 from ..engine.state import HandState
 from ..engine.trace import PlayedHand, Reader, TraceError, hand_header, parse_header
-from . import expert, rollout
-from .native import exact_value
+from . import expert
+from .estimate import Z95, candidate_of, counted_so_far, measure, net_points, stage2_tricks
 from .players import HUMAN, PLAYERS, make_player
-from .solver import follow_moves, follower_wins, run_lows, split
+from .solver import split
+from .stage2 import Exact, Played, perfect_line, where_lost
 
 MASTER = "hard"  # the top device level, the duplicate comparison's player
+LINE_TRICKS = 3  # tricks of the perfect continuation shown for a stage-2 loss
 WORTH_LISTING = 0.25  # points: a stage-1 card that cost less on average is within the estimate's noise
-FIRST_DEALS = 4  # sampled deals every candidate card is played in
-MORE_DEALS = 6  # fresh deals at a time for the card played and its best rival
-MOST_DEALS = 30  # of them at most
 
 
 class ReviewError(ValueError):
@@ -64,7 +61,15 @@ class Decision:
     best: list[int] = field(default_factory=list)  # stage 2: the cards of the best value; stage 1: the better card's run
     lost_tricks: int = 0  # stage 2
     lost_points: float = 0.0  # the seat's points less the opponent's, best card against the card played
-    interval: tuple[float, float] | None = None  # stage 1: 95% interval of lost_points
+    interval: tuple[float, float] | None = None  # stage 1: 95% range of the cost
+    change: float = 0.0  # stage 1: the rival's mean points less the card played's, unclipped
+    variance: float = 0.0  # stage 1: of ``change``
+    other_choice: bool = False  # stage 1: the review's own card was another
+    rival: int = -1  # stage 1: the card the one played was measured against
+    measured: int = 0  # stage 1: in how many fresh deals
+    line: list[Played] = field(default_factory=list)  # stage-2 loss: perfect play on from the best card, a few tricks
+    lost_at: Played | None = None  # stage-2 loss: the trick that goes, perfect play on from the card played
+    kept_at: Played | None = None  # stage-2 loss: the same trick in the line from the best card
 
     @property
     def mistake(self) -> bool:
@@ -96,14 +101,34 @@ class HandReview:
     stage2: list[Decision]
     duplicate: Duplicate | None
     no_duplicate: str = ""  # why there is none
+    stage2_took: tuple[int, int] = (0, 0)  # stage-2 tricks taken (seat, opponent)
+    stage2_perfect: tuple[int, int] = (0, 0)  # what perfect play on both sides takes from stage 2's start
+    stage2_points: tuple[int, int] = (0, 0)  # the hand's points (seat, opponent) had stage 2 gone so
 
     @property
     def mistakes(self) -> list[Decision]:
         return [d for d in self.stage1 + self.stage2 if d.mistake]
 
     def lost(self, stage: int) -> float:
-        """Points lost in a stage: its listed decisions' losses."""
-        return sum(d.lost_points for d in (self.stage1 if stage == 1 else self.stage2) if d.mistake)
+        """Points lost in a stage: stage 1's one estimate (:meth:`stage1_lost`), stage 2's listed losses."""
+        if stage == 1:
+            return self.stage1_lost()[0]
+        return sum(d.lost_points for d in self.stage2 if d.mistake)
+
+    def stage1_lost(self) -> tuple[float, float, float]:
+        """The points stage 1's cards lost against the review's own cards, and its 95% range.
+
+        Each decision where the review would have played another card (or
+        lists the one played) adds what it measured, in fresh deals from the
+        position the hand really reached, the rest of the stage played by the
+        same rule: a card's cost is its own, not that of the cards before it,
+        so the figures add up without counting a loss twice; unclipped, so the
+        noise of the many small ones cancels instead of piling up.
+        """
+        ds = [d for d in self.stage1 if d.other_choice or d.mistake]
+        total = sum(d.change for d in ds)
+        half = Z95 * math.sqrt(sum(d.variance for d in ds))
+        return total, total - half, total + half
 
     @property
     def lost_tricks(self) -> int:
@@ -113,69 +138,7 @@ class HandReview:
         return sorted(self.mistakes, key=lambda d: (-d.lost_points, d.trick))[:k]
 
 
-def net_points(variant: Variant, mode: int, seat: int, tricks: tuple[int, int]) -> int:
-    """The seat's points less the opponent's for counted tricks (seat, opponent)."""
-    pair = tricks if seat == 0 else (tricks[1], tricks[0])
-    pts = hand_points(variant.scoring, variant.deck, mode, pair)
-    return pts[seat] - pts[1 - seat]
-
-
-def counted_so_far(state: HandState, seat: int) -> tuple[int, int]:
-    """Tricks that count under the hand's scoring already taken (seat, opponent)."""
-    won = state.won
-    t = (won[1][seat], won[1][1 - seat])
-    if state.scoring.counts_stage1:
-        t = (t[0] + won[0][seat], t[1] + won[0][1 - seat])
-    return t
-
-
 # -- stage 2: exact ----------------------------------------------------------------------------------
-
-class Exact:
-    """Exact stage-2 values for one seat: the counted seat's tricks with the seat making them the most."""
-
-    def __init__(self, seat: int, trump: int, mode: int) -> None:
-        self.seat, self.trump = seat, trump
-        self.counted = seat if mode == HIGH else 1 - seat  # its own tricks, or in a low hand the other's
-
-    def after(self, h: list[list[int]], leader: int, lead: int, follow: int) -> int:
-        """The counted seat's tricks from a finished trick on (that trick included); ``h`` holds what is left."""
-        winner = 1 - leader if follower_wins(lead, follow, self.trump) else leader
-        return (winner == self.counted) + exact_value(h, self.trump, winner, self.seat, self.counted)
-
-    def card_values(self, h: list[list[int]], leader: int, lead: int, legal: int) -> dict[int, int]:
-        """The counted seat's tricks from this trick on for each legal card of the seat, perfect play after it.
-
-        One card of each run is searched (the cards of a run are worth the same).
-        """
-        seat, opp = self.seat, 1 - self.seat
-        values: dict[int, int] = {}
-        for s in range(4):
-            mine = legal >> (13 * s) & 0x1FFF
-            led = 1 << lead % 13 if lead >= 0 and lead // 13 == s else 0
-            lows = run_lows(mine, h[0][s] | h[1][s] | led) if mine else 0
-            v = 0
-            for r in range(13):
-                if not mine >> r & 1:
-                    continue
-                if lows >> r & 1:
-                    h[seat][s] ^= 1 << r
-                    v = self.after(h, opp, lead, 13 * s + r) if lead >= 0 else self.worst_reply(h, 13 * s + r)
-                    h[seat][s] ^= 1 << r
-                values[13 * s + r] = v
-        return values
-
-    def worst_reply(self, h: list[list[int]], lead: int) -> int:
-        """The counted seat's tricks after the seat leads ``lead``: the other seat answers as suits it."""
-        seat, opp = self.seat, 1 - self.seat
-        worst = None
-        for b in follow_moves(h[opp], h[seat], lead, self.trump):
-            h[opp][b // 13] ^= 1 << b % 13
-            v = self.after(h, seat, lead, b)
-            h[opp][b // 13] ^= 1 << b % 13
-            worst = v if worst is None else min(worst, v)
-        return worst
-
 
 def stage2_decision(state: HandState, seat: int, card: int, exact: Exact, variant: Variant) -> Decision:
     h = [split(state.hands[0]), split(state.hands[1])]
@@ -186,61 +149,25 @@ def stage2_decision(state: HandState, seat: int, card: int, exact: Exact, varian
     so_far = counted_so_far(state, seat)
     pts = {c: net_points(variant, state.mode, seat, (so_far[0] + t, so_far[1] + left - t)) for c, t in own.items()}
     top = max(counted.values())
-    return Decision(
+    d = Decision(
         trick=state.trick_number, stage=2, card=card, lead=state.lead, hand=state.hands[seat],
         other=state.hands[1 - seat], upcard=-1, tricks=(state.won[1][seat], state.won[1][1 - seat]),
         values={c: float(t) for c, t in own.items()}, best=[c for c, v in counted.items() if v == top],
         lost_tricks=top - counted[card], lost_points=float(max(pts.values()) - pts[card]))
+    if d.lost_tricks:
+        def line(first: int) -> list[Played]:
+            return perfect_line(h, state.trump, state.mode, state.trick_number, state.leader, state.lead, first)
+
+        best, played = line(min(d.best)), line(card)
+        i = where_lost(best, played, seat, state.mode)
+        d.line, d.lost_at, d.kept_at = best[:LINE_TRICKS], played[i], best[i]
+    return d
 
 
 # -- stage 1: estimated --------------------------------------------------------------------------------
 
-def playout(st: HandState, full: int) -> None:
-    """Play the rest of stage 1 with Hard's rollout rule for both seats, hands open (rollout.policy)."""
-    while st.stock_left:
-        live = split(full & ~st.played)
-        st.apply(rollout.policy(split(st.hands[st.turn]), live, st.stock[st.pos], st.trump, st.lead))
-
-
-def world_points(st: HandState, seat: int, variant: Variant) -> int:
-    """The seat's points less the opponent's once the stage-2 start ``st`` is played out perfectly."""
-    counted = seat if st.mode == HIGH else 1 - seat
-    n = st.hands[seat].bit_count()
-    h = [split(st.hands[0]), split(st.hands[1])]
-    guess = (n + rollout.estimate(h[counted], h[1 - counted], st.trump, st.leader == counted)) // 2
-    v = exact_value(h, st.trump, st.leader, seat, counted, guess)
-    own = v if counted == seat else n - v
-    so_far = counted_so_far(st, seat)
-    return net_points(variant, st.mode, seat, (so_far[0] + own, so_far[1] + n - own))
-
-
-def candidate_of(cands: list[int], card: int) -> int:
-    """The candidate standing for ``card``: the lowest card of its run (the highest candidate of its suit below it)."""
-    return max(c for c in cands if c // 13 == card // 13 and c <= card)
-
-
-def mean_interval(xs: list[int]) -> tuple[float, float, float]:
-    """Mean and 95% interval (Student's t, by 1.96 + 2.4/df, within 0.07 of the table for df >= 3)."""
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, m, m
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    half = (1.96 + 2.4 / (n - 1)) * sd / math.sqrt(n)
-    return m, m - half, m + half
-
-
 def stage1_decision(state: HandState, seat: int, card: int, rng: Rng, variant: Variant) -> Decision:
-    """The card played against the best of its rivals, over sampled deals (see the module's docstring).
-
-    Every candidate is played in :data:`FIRST_DEALS` deals. If the card played
-    is not the best there, the best one and it are compared again in fresh
-    deals, :data:`MORE_DEALS` at a time up to :data:`MOST_DEALS`, until the
-    card played is no worse on average, or surely worse by at least
-    :data:`WORTH_LISTING`: the first deals pick the rival, the fresh ones
-    measure it, so the loss is not inflated by picking the luckiest of
-    several cards.
-    """
+    """The card played against the best of its rivals, by the fixed plan of :mod:`.estimate`."""
     obs = state.observation(seat)
     legal = state.legal_mask()
     cands = expert.candidates(obs, legal)
@@ -249,38 +176,15 @@ def stage1_decision(state: HandState, seat: int, card: int, rng: Rng, variant: V
     if len(cands) == 1:  # every legal card is the same card
         return d
     played = candidate_of(cands, card)
-    rules = expert.void_rules(obs)
-    full = variant.deck.mask
-    scores: dict[int, list[int]] = {c: [] for c in cands}
-
-    def play_deal(who: list[int]) -> None:
-        theirs, stock = expert.sample_world(obs, rules, rng)
-        for c in who:
-            st = expert.world_state(obs, theirs, stock)
-            st.apply(c)
-            playout(st, full)
-            scores[c].append(world_points(st, seat, variant))
-
-    for _ in range(FIRST_DEALS):
-        play_deal(cands)
-    rival = max(cands, key=lambda c: (sum(scores[c]), c == played))
-    if rival != played:
-        diffs: list[int] = []
-        while len(diffs) < MOST_DEALS:
-            for _ in range(MORE_DEALS):
-                play_deal([rival, played])
-                diffs.append(scores[rival][-1] - scores[played][-1])
-            mean, lo, hi = mean_interval(diffs)
-            if mean <= 0 or (lo > 0 and mean >= WORTH_LISTING):
-                break
-        mean, lo, hi = mean_interval(diffs)
-        d.lost_points, d.interval = max(mean, 0.0), (lo, hi)
-    best = rival if d.lost_points > 0 else played
+    m = measure(state, seat, played, cands, rng, variant)
+    d.change, d.variance = m.cost, m.variance
+    d.lost_points, d.interval = max(m.cost, 0.0), (m.low, m.high)
+    d.other_choice, d.rival, d.measured = m.choice != played, m.rival, m.measured
+    best = m.rival if d.mistake else played
     d.best = [c for c in cards_of(legal) if candidate_of(cands, c) == best]
     for c in cards_of(legal):
-        rep = scores[candidate_of(cands, c)]
-        d.values[c] = sum(rep) / len(rep)
-        d.deals[c] = len(rep)
+        d.values[c] = m.means[candidate_of(cands, c)]
+        d.deals[c] = m.deals[candidate_of(cands, c)]
     return d
 
 
@@ -336,6 +240,7 @@ class Reviewer:
         review = HandReview(played.number, seat, (self.names[seat], self.names[1 - seat]), variant, final.trump,
                             final.mode, (counted[seat], counted[1 - seat]), (played.points[seat], played.points[1 - seat]),
                             stage1, stage2, None)
+        self.perfect_stage2(review, final)
         if not self.want_duplicate:
             review.no_duplicate = "not asked for"
         elif self.players[1 - seat] is None:
@@ -348,6 +253,23 @@ class Reviewer:
         else:
             review.duplicate = self.duplicate(final.deal, start)
         return review
+
+    def perfect_stage2(self, review: HandReview, final: HandState) -> None:
+        """What perfect play on both sides takes from stage 2's start, against the cards the hands really held."""
+        seat, variant = self.seat, self.variant
+        st = HandState(variant.deck, variant.scoring, final.deal)
+        for c in (c for t in final.history for c in (t.lead, t.follow)):
+            if not st.stock_left and st.lead < 0:
+                break
+            st.apply(c)
+        n = st.hands[seat].bit_count()
+        own = stage2_tricks([split(st.hands[0]), split(st.hands[1])], st.trump, st.mode, st.leader, seat)
+        review.stage2_took = (final.won[1][seat], final.won[1][1 - seat])
+        review.stage2_perfect = (own, n - own)
+        so_far = counted_so_far(st, seat)
+        tricks = (so_far[0] + own, so_far[1] + n - own)
+        pts = hand_points(variant.scoring, variant.deck, st.mode, tricks if seat == 0 else tricks[::-1])
+        review.stage2_points = (pts[seat], pts[1 - seat])
 
     def _walk(self, played: PlayedHand, judge: Callable[[HandState, int], None] | None) -> int:
         if played.number != self.next:

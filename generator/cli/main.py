@@ -186,7 +186,7 @@ def replay(file) -> None:
 
 
 @main.command()
-@click.argument("trace", required=False, type=click.File("r"))
+@click.argument("trace", required=False)
 @click.option("--port", metavar="PORT", default=None,
               help="Listen to the Arduboy on this serial port (found by USB id when no TRACE or --emulator is given).")
 @click.option("--emulator", type=click.Choice(["avr8js", "projectabe"]), is_flag=False, flag_value="avr8js",
@@ -198,56 +198,99 @@ def replay(file) -> None:
 @click.option("--frames", type=click.IntRange(1), default=None, help="With --emulator: frames to run (default: until Ctrl-C).")
 @click.option("--projectabe", "projectabe_dir", metavar="DIR", default=None, help="As for whist emulate.")
 @click.option("--any-build", is_flag=True, help="As for whist emulate.")
-@click.option("--seat", type=click.IntRange(0, 1), default=None,
+@click.option("--seat", "seat_text", metavar="0|1", default=None,
               help="The seat to review (default: the one played on the buttons); a computer's seat works too.")
-@click.option("--json", "as_json", is_flag=True, help="Each hand's review as one line of JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Each hand's review as one line of JSON (and the session's summary).")
 @click.option("--no-master", is_flag=True, help="Leave out the replay of the deal with Master (faster).")
-def review(trace, port: str | None, emulator: str | None, hex_path: str | None, press: str, frames: int | None,
-           projectabe_dir: str | None, any_build: bool, seat: int | None, as_json: bool, no_master: bool) -> None:
+@click.option("--png", "png_dir", metavar="DIR", default=None,
+              help="Also draw each mistake's position as the device shows its table, one PNG a mistake, into DIR.")
+def review(trace: str | None, port: str | None, emulator: str | None, hex_path: str | None, press: str,
+           frames: int | None, projectabe_dir: str | None, any_build: bool, seat_text: str | None, as_json: bool,
+           no_master: bool, png_dir: str | None) -> None:
     """Where a hand was lost: each hand of TRACE ('-' for stdin), or live from the Arduboy, reviewed.
 
     \b
     For the seat played on the buttons (or --seat): stage 2 exactly (every
-    trick a card lost against perfect play), stage 1 estimated over sampled
-    deals (the cards that cost a quarter of a point or more), and the same
-    deal played by Master in that seat against the same opponent. Live
-    (--port, or no TRACE): play on the Arduboy; each hand's review is printed
-    as soon as the hand ends, until Ctrl-C. See docs/review.md.
+    trick a card lost against perfect play, and the line that keeps it),
+    stage 1 estimated over sampled deals (the stage's loss, and the cards
+    that cost a quarter of a point or more), and the same deal played by
+    Master in that seat against the same opponent. Several hands end with a
+    summary. Live (--port, or no TRACE): play on the Arduboy; each hand's
+    review is printed as soon as the hand ends, until Ctrl-C. See docs/review.md.
     """
     from ..ai.review import ReviewError, Session
-    from .review import render
+    from ..ai.summary import Summary
+    from .review import render, render_summary
     from .table import can_show_signs
 
     if trace is not None and (port or emulator):
         raise click.UsageError("give a TRACE or a live source (--port, --emulator), not both")
+    if seat_text is not None and seat_text not in ("0", "1"):
+        fail(f"--seat {seat_text}: there are two seats, 0 and 1 (the trace's p0 and p1)")
+    seat = None if seat_text is None else int(seat_text)
+    source = open_trace(trace) if trace is not None else None
+    if png_dir is not None:
+        output_folder(Path(png_dir), "--png")
     signs = can_show_signs()
     session = Session(seat, duplicate=not no_master, demos=trace is None)
+    summary = Summary()
 
     def show(got) -> None:
         if isinstance(got, str):
             click.echo(f"note: {got}", err=True)
             return
-        for line in render(got, as_json, signs):
+        for line in render(got, as_json, signs, explain_range=summary.hands == 0):
             click.echo(line)
+        summary.add(got)
+        if png_dir is not None:
+            from .picture import draw_mistakes
+
+            for path in draw_mistakes(got, Path(png_dir)):
+                click.echo(f"drew {path}", err=True)
         sys.stdout.flush()
+
+    def ended() -> None:
+        """A session of several hands ends with its summary."""
+        if summary.hands > 1:
+            for line in render_summary(summary, as_json):
+                click.echo(line)
 
     def kept() -> str:
         n = session.reviewed
         return f"; {n} hand{'s' if n != 1 else ''} reviewed above" if n else ""
 
-    if trace is not None:
+    if source is not None:
         try:
-            for n, line in enumerate(trace, 1):
+            for n, line in enumerate(source, 1):
                 got = session.feed(n, line)
                 if got is not None:
                     show(got)
             session.close()
         except ReviewError as e:
-            fail(f"{trace.name}: {e}{kept()}")
+            ended()
+            fail(f"{trace}: {e}{kept()}")
         except UnicodeDecodeError:
-            fail(f"{trace.name}: not a text file; give a trace written by 'whist trace' or sent by the device")
+            fail(f"{trace}: not a text file; give a trace written by 'whist trace' or sent by the device")
+        ended()
         return
-    listen(session, show, kept, port, emulator, hex_path, press, frames, projectabe_dir, any_build)
+    try:
+        listen(session, show, kept, port, emulator, hex_path, press, frames, projectabe_dir, any_build)
+    finally:
+        ended()
+
+
+def open_trace(name: str):
+    """The trace to review ('-': standard input), or one line on what is wrong with the name."""
+    if name == "-":
+        return sys.stdin
+    if os.path.isdir(name):
+        fail(f"{name}: a folder; give a trace file (whist review game.txt), or no file to listen to the Arduboy")
+    try:
+        return open(name, encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"{name}: no such file; give a trace written by 'whist trace' or saved from the device")
+    except OSError as e:
+        fail(f"{name}: cannot be read ({e.strerror})")
 
 
 def listen(session, show, kept, port: str | None, emulator: str | None, hex_path: str | None, press: str,

@@ -9,9 +9,12 @@ the review found comes from :mod:`generator.ai.review`.
 from __future__ import annotations
 
 import json
+import textwrap
 
 from ..ai.players import HUMAN, LEVEL_NAMES
 from ..ai.review import Decision, HandReview
+from ..ai.stage2 import Played
+from ..ai.summary import Summary
 from ..engine.rules import LOW
 from .table import SUIT_WORDS, Table
 
@@ -103,24 +106,60 @@ def stage2_line(t: Table, d: Decision, trump: int, low: bool) -> str:
     return f"Trick {d.trick}: {t.card(d.card)} lost {tricks}{cost}; {either(t, d.best, trump)} kept {them}."
 
 
+def trick_words(t: Table, w: Words, p: Played, seat: int) -> str:
+    """A trick of a line of play: "6♠ 8♥ (Cpu)", the card led first, who takes it in brackets."""
+    return f"{t.card(p.lead)} {t.card(p.follow)} ({w.me if p.winner == seat else w.them})"
+
+
+def why(t: Table, w: Words, d: Decision, seat: int, low: bool) -> list[str]:
+    """The perfect continuation from the best card, and the later trick the card played gives away."""
+    line = ", ".join(trick_words(t, w, p, seat) for p in d.line)
+    lost, kept = d.lost_at, d.kept_at
+    best = t.card(d.line[0].lead if d.line[0].leader == seat else d.line[0].follow)
+    taker = w.me if lost.winner == seat else w.them
+    goes = f"{taker} has to take trick {lost.number}" if low else f"trick {lost.number} goes to {taker}"
+    return [f"Perfect play on from {best}: {line}{'...' if len(d.line) > 1 else ''}",
+            f"After {t.card(d.card)}, with perfect play on, {goes}: {trick_words(t, w, lost, seat)}; "
+            f"after {best}, trick {kept.number} is {trick_words(t, w, kept, seat)}."]
+
+
 def stage1_line(t: Table, d: Decision, trump: int) -> str:
     lo, hi = d.interval
     return (f"Trick {d.trick}: {t.card(d.card)} cost {about(d.lost_points)} points on average "
             f"({about(lo)} to {about(hi)}); {either(t, d.best, trump)} was better.")
 
 
-def result(w: Words, tricks: tuple[int, int] | None, points: tuple[int, int]) -> str:
+RANGE_MEANS = ("(A range like that is a 95% range: the true average over all the deals you could have "
+               "faced lies in it 19 times in 20.)")
+
+
+def result(w: Words, tricks: tuple[int, int] | None, points: tuple[int, int], verb: str = "scored") -> str:
     """Who scored what, as the scoreboard says it, with the counted tricks unless ``tricks`` is None."""
     score = f" ({plural(tricks[0], 'trick')} to {tricks[1]})" if tricks else ""
+    def said(who: str) -> str:  # "you score", "Cpu scores"
+        return verb[:-1] if who == "you" and verb.endswith("es") else verb
+
     if points[0]:
-        return f"{w.me} scored {plural(points[0], 'point')}{score}"
+        return f"{w.me} {said(w.me)} {plural(points[0], 'point')}{score}"
     if points[1]:
-        return f"{w.them} scored {plural(points[1], 'point')}{score}"
+        return f"{w.them} {said(w.them)} {plural(points[1], 'point')}{score}"
     return f"no points{score}"
 
 
-def text(r: HandReview, signs: bool) -> list[str]:
-    """The review of one hand, for the terminal (every line within 80 columns but the hands)."""
+def stage2_totals(w: Words, r: HandReview, low: bool) -> str:
+    """What perfect play from stage 2's start takes against these cards, next to what the seat took."""
+    (mine, theirs), (took, gave) = r.stage2_perfect, r.stage2_took
+    back = (took - mine if not low else mine - took) + r.lost_tricks  # the other seat's own losses
+    given = f"; {w.them}'s cards gave {plural(back, 'trick')} back" if back > 0 else ""
+    return (f"Stage 2, exact: perfect play from its start takes {w.me} {plural(mine, 'trick')} to {theirs} "
+            f"({result(w, None, r.stage2_points, 'scores')}); {w.me} took {took} to {gave}{given}.")
+
+
+def text(r: HandReview, signs: bool, explain_range: bool = True) -> list[str]:
+    """The review of one hand, for the terminal (every line within 80 columns but the hands).
+
+    ``explain_range``: say what a range means the first time one appears.
+    """
     t = Table(signs)
     w = Words(r)
     low = r.mode == LOW
@@ -129,28 +168,40 @@ def text(r: HandReview, signs: bool) -> list[str]:
            + (" Low hand: fewest tricks win." if low else ""),
            f"Result: {result(w, r.tricks, r.points)}."]
     listed1 = [d for d in r.stage1 if d.mistake]
+    total, lo, hi = r.stage1_lost()
     out.append("")
+    cards = "your cards" if w.me == "you" else f"{w.me}'s cards"
+    head = (f"Stage 1, estimated over sampled deals: {cards} lost about {about(total)} points over the stage "
+            f"({about(lo)} to {about(hi)})")
     if listed1:
-        out.append(f"Stage 1, estimated over sampled deals: {plural(len(listed1), 'card')} cost about "
-                   f"{about(r.lost(1))} points.")
+        out += wrap(head + f", {plural(len(listed1), 'card')} a quarter point or more:", "  ")
+        if explain_range:
+            out += wrap("  " + RANGE_MEANS, "  ")
         for d in listed1:
             out += fit("  " + stage1_line(t, d, r.trump), "      ")
             out += ["      " + x for x in position(t, w, d, r.trump)]
     else:
-        out.append("Stage 1, estimated over sampled deals: no card cost a quarter point or more.")
+        out += wrap(head + "; no card cost a quarter point or more.", "  ")
+        if explain_range:
+            out += wrap("  " + RANGE_MEANS, "  ")
     listed2 = [d for d in r.stage2 if d.mistake]
+    out += wrap(stage2_totals(w, r, low), "  ")
     if listed2:
-        out.append(f"Stage 2, exact: {plural(r.lost_tricks, 'trick')} lost, {plural(r.lost(2), 'point')}.")
+        out.append(f"  {Words.cap(cards)} lost {plural(r.lost_tricks, 'trick')} against perfect play, "
+                   f"{plural(r.lost(2), 'point')}:")
         for d in listed2:
             out += fit("  " + stage2_line(t, d, r.trump, low), "      ")
             out += ["      " + x for x in position(t, w, d, r.trump)]
+            out += [y for x in why(t, w, d, r.seat, low) for y in wrap("      " + x, "        ")]
     else:
-        out.append("Stage 2, exact: no trick lost, every card was a best card.")
+        out.append("  No trick lost: every card was a best card.")
     out.append("")
     if r.duplicate is not None:
         me = "your" if w.me == "you" else f"{w.me}'s"
-        out += fit(f"Master with {me} cards: {result(w, r.duplicate.tricks, r.duplicate.points)}; "
-                   f"as {w.me} played: {result(w, None, r.points)}.", "  ")
+        out += wrap(f"Master with {me} cards: {result(w, r.duplicate.tricks, r.duplicate.points)}; "
+                    f"as {w.me} played: {result(w, None, r.points)}. The same deal, but once Master's play "
+                    f"differs from {'yours' if w.me == 'you' else w.me + 's'}, the cards each side draws from the "
+                    "stock differ too.", "  ")
     elif r.no_duplicate != "not asked for":
         out.append(f"No replay with Master: {r.no_duplicate}.")
     top = r.costliest()
@@ -161,12 +212,23 @@ def text(r: HandReview, signs: bool) -> list[str]:
     return out
 
 
+def wrap(line: str, indent: str) -> list[str]:
+    """A line broken at spaces to fit the terminal's 80 columns, the rest indented."""
+    return textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+
+
 def data(r: HandReview) -> dict:
     """The same review as plain data (``--json``), cards named as the terminal game names them without signs."""
     t = Table(False)
 
     def names(mask: int) -> list[str]:
         return t.cards(mask, r.trump).split()
+
+    def trick(p: Played | None) -> dict | None:
+        if p is None:
+            return None
+        return {"trick": p.number, "led": t.card(p.lead), "followed": t.card(p.follow),
+                "won_by": "player" if p.winner == r.seat else "opponent"}
 
     def decision(d: Decision) -> dict:
         out = {
@@ -177,17 +239,25 @@ def data(r: HandReview) -> dict:
         }
         if d.stage == 1:
             out.update(face_up=t.card(d.upcard), deals={t.card(c): n for c, n in sorted(d.deals.items())},
+                       compared_with=t.card(d.rival) if d.rival >= 0 else None, compared_in=d.measured,
+                       cost=round(d.change, 3),
                        interval=[round(x, 3) for x in d.interval] if d.interval else None)
         else:
-            out.update(opponent_hand=names(d.other), lost_tricks=d.lost_tricks)
+            out.update(opponent_hand=names(d.other), lost_tricks=d.lost_tricks,
+                       perfect_line=[trick(p) for p in d.line], lost_trick=trick(d.lost_at),
+                       kept_trick=trick(d.kept_at))
         return out
 
+    total, lo, hi = r.stage1_lost()
     return {
         "hand": r.number, "seat": r.seat, "player": r.names[0], "opponent": r.names[1],
         "deck": r.variant.deck.size, "scoring": r.variant.scoring.name, "trumps": SUIT_WORDS[r.trump],
         "low": r.mode == LOW, "tricks": list(r.tricks), "points": list(r.points),
-        "stage1": {"points_lost": round(r.lost(1), 3), "decisions": [decision(d) for d in r.stage1]},
-        "stage2": {"tricks_lost": r.lost_tricks, "points_lost": r.lost(2), "decisions": [decision(d) for d in r.stage2]},
+        "stage1": {"points_lost": round(total, 3), "interval": [round(lo, 3), round(hi, 3)],
+                   "decisions": [decision(d) for d in r.stage1]},
+        "stage2": {"tricks_lost": r.lost_tricks, "points_lost": r.lost(2), "perfect_tricks": list(r.stage2_perfect),
+                   "perfect_points": list(r.stage2_points), "tricks_taken": list(r.stage2_took),
+                   "decisions": [decision(d) for d in r.stage2]},
         "master": None if r.duplicate is None else {"tricks": list(r.duplicate.tricks),
                                                     "points": list(r.duplicate.points)},
         "no_master": r.no_duplicate or None,
@@ -196,5 +266,33 @@ def data(r: HandReview) -> dict:
     }
 
 
-def render(r: HandReview, as_json: bool, signs: bool) -> list[str]:
-    return [json.dumps(data(r), ensure_ascii=False)] if as_json else text(r, signs) + [""]
+def render(r: HandReview, as_json: bool, signs: bool, explain_range: bool = True) -> list[str]:
+    return [json.dumps(data(r), ensure_ascii=False)] if as_json else text(r, signs, explain_range) + [""]
+
+
+def summary_text(s: Summary) -> list[str]:
+    """The session's summary for the terminal."""
+    lo, hi = s.stage1_range()
+    out = wrap(f"Session: {plural(s.hands, 'hand')} reviewed. Points lost: stage 1 about {about(s.stage1)} "
+               f"({about(lo)} to {about(hi)}), stage 2 {s.stage2:g} ({plural(s.stage2_tricks, 'trick')}).", "  ")
+    top = s.costliest()
+    if top:
+        out += wrap("Costliest kinds of mistake: " + ", ".join(
+            f"{name} ({plural(k.times, 'time')}, {about(k.points)} points)" for name, k in top) + ".", "  ")
+    else:
+        out.append("No mistake listed.")
+    return out
+
+
+def summary_data(s: Summary) -> dict:
+    """The same summary as plain data: one JSON line after the hands' lines (``--json``)."""
+    lo, hi = s.stage1_range()
+    return {"summary": {
+        "hands": s.hands, "stage1_points_lost": round(s.stage1, 3), "stage1_interval": [round(lo, 3), round(hi, 3)],
+        "stage2_points_lost": s.stage2, "stage2_tricks_lost": s.stage2_tricks,
+        "costliest_kinds": [{"kind": name, "times": k.times, "points": round(k.points, 3)} for name, k in s.costliest()],
+    }}
+
+
+def render_summary(s: Summary, as_json: bool) -> list[str]:
+    return [json.dumps(summary_data(s), ensure_ascii=False)] if as_json else summary_text(s)

@@ -15,6 +15,7 @@ import click
 from ..ai import persona
 from ..ai.players import FIRST_LEVEL, HUMAN, LEVEL_NAMES, make_player
 from ..ai.review import HandReview, Reviewer
+from ..ai.summary import Summary
 from ..engine.cards import CardError, suit_of
 from ..engine.display import DECK_TITLES, score_reason, scoring_help, scoring_title, stage2_notice
 from ..engine.game import play_hand
@@ -22,7 +23,7 @@ from ..engine.prng import ai_rng
 from ..engine.rules import LOW, Variant, game_winner, hand_points
 from ..engine.state import HandState, Trick
 from ..engine.trace import PlayedHand
-from .review import text
+from .review import summary_text, text
 from .table import SUIT_WORDS, Table, can_show_signs
 
 # The device's levels by their player-facing names, weakest first; Expert is the PC's own.
@@ -154,33 +155,36 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         says("hand")
 
     coach = Coach(seed, variant, player, t.signs)
-    totals = (0, 0)
-    number = 0
-    while True:
-        number += 1
-        state = play_hand(variant, seed, number, choose_tracked, show)
-        tricks = state.counted_tricks()
-        pts = hand_points(variant.scoring, variant.deck, state.mode, tricks)
-        totals = (totals[0] + pts[0], totals[1] + pts[1])
-        coach.played.append(PlayedHand(number, state, pts, totals))
-        echo()
-        echo(f"Hand {number} over. Tricks that count: you {tricks[0]}, Cpu {tricks[1]}.")
-        why = score_reason(variant.scoring, variant.deck, state.mode, tricks)
-        if pts[0] or pts[1]:
-            echo(f"{'You score' if pts[0] else 'Cpu scores'} {max(pts)} points ({why}).")
-        else:
-            echo(f"No points this hand ({why}).")
-        echo(f"Total: you {totals[0]}, Cpu {totals[1]}.")
-        winner = game_winner(variant.target, totals)
-        if winner is not None:
-            echo({-1: "A draw!", 0: "You win the game!", 1: "The computer wins the game."}[winner])
-            if winner >= 0:
-                says("won" if winner else "lost")
-            if ask("Type r for a review of the hand, or press Enter (q quits)").lower() == "r":
+    try:
+        totals = (0, 0)
+        number = 0
+        while True:
+            number += 1
+            state = play_hand(variant, seed, number, choose_tracked, show)
+            tricks = state.counted_tricks()
+            pts = hand_points(variant.scoring, variant.deck, state.mode, tricks)
+            totals = (totals[0] + pts[0], totals[1] + pts[1])
+            coach.played.append(PlayedHand(number, state, pts, totals))
+            echo()
+            echo(f"Hand {number} over. Tricks that count: you {tricks[0]}, Cpu {tricks[1]}.")
+            why = score_reason(variant.scoring, variant.deck, state.mode, tricks)
+            if pts[0] or pts[1]:
+                echo(f"{'You score' if pts[0] else 'Cpu scores'} {max(pts)} points ({why}).")
+            else:
+                echo(f"No points this hand ({why}).")
+            echo(f"Total: you {totals[0]}, Cpu {totals[1]}.")
+            winner = game_winner(variant.target, totals)
+            if winner is not None:
+                echo({-1: "A draw!", 0: "You win the game!", 1: "The computer wins the game."}[winner])
+                if winner >= 0:
+                    says("won" if winner else "lost")
+                if ask("Type r for a review of the hand, or press Enter (q quits)").lower() == "r":
+                    coach.review()
+                return
+            while ask("Press Enter for the next hand, r for a review of this one (q quits)").lower() == "r":
                 coach.review()
-            return
-        while ask("Press Enter for the next hand, r for a review of this one (q quits)").lower() == "r":
-            coach.review()
+    finally:
+        coach.finish()
 
 
 class Coach:
@@ -196,6 +200,7 @@ class Coach:
         self.played: list[PlayedHand] = []
         self.followed = 0
         self.reviews: dict[int, HandReview] = {}
+        self.summary = Summary()
 
     def review(self) -> None:
         last = self.played[-1]
@@ -204,8 +209,16 @@ class Coach:
             for hand in self.played[self.followed:-1]:
                 self.reviewer.follow(hand)
             self.reviews[last.number] = self.reviewer.review(last)
+            self.summary.add(self.reviews[last.number])
             self.followed = len(self.played)
         echo()
-        for line in text(self.reviews[last.number], self.signs):
+        for line in text(self.reviews[last.number], self.signs, explain_range=len(self.reviews) == 1):
             echo(line)
         echo()
+
+    def finish(self) -> None:
+        """The game over or left: the reviews of several hands end with their summary."""
+        if self.summary.hands > 1:
+            echo()
+            for line in summary_text(self.summary):
+                echo(line)

@@ -11,8 +11,13 @@ import pytest
 from generator.ai import rollout
 from generator.ai.hard import stage2_choice
 from generator.ai.players import HUMAN, make_player, seats
-from generator.ai.review import Exact, ReviewError, Session, net_points
+from generator.ai import expert
+from generator.ai.estimate import CHOOSE_DEALS, SHORTLIST, SHORTLIST_DEALS, deal_points, t95
+from generator.ai.native import python_exact_value
+from generator.ai.review import LINE_TRICKS, Decision, Exact, ReviewError, Session, net_points
 from generator.ai.solver import split
+from generator.ai.stage2 import perfect_line
+from generator.ai.summary import Summary, kind
 from generator.engine import trace
 from generator.engine.cards import parse_card
 from generator.engine.game import play_game
@@ -294,3 +299,152 @@ def test_a_game_continued_without_its_game_line_is_reviewed_on_from_where_it_sto
     stranger = Session(seat=0)
     notes = [r for n, line in enumerate(lines[cut:], 1) if (r := stranger.feed(n, line)) is not None]
     assert len(notes) == 1 and "continued" in notes[0]
+
+
+# -- why a stage-2 card lost, and stage 2 against perfect play from its start --------------------------------
+
+def test_a_stage2_loss_shows_the_line_that_keeps_the_trick_and_the_trick_that_goes(planted):
+    _, (trick, card), review = planted
+    d = next(d for d in review.stage2 if d.trick == trick)
+    leader = 0 if d.lead < 0 else 1
+    want = referee_values([d.hand, d.other], review.trump, leader, d.lead, 0, review.mode)
+    first = d.line[0]
+    assert first.number == trick and (first.lead if first.leader == 0 else first.follow) in d.best
+    assert 1 <= len(d.line) <= LINE_TRICKS
+    h = [split(d.hand), split(d.other)]
+    best = perfect_line(h, review.trump, review.mode, trick, leader, d.lead, min(d.best))
+    played = perfect_line(h, review.trump, review.mode, trick, leader, d.lead, card)
+    assert best[:LINE_TRICKS] == d.line
+    assert sum(t.winner == 0 for t in best) == max(want.values())  # the line is perfect play: it takes what minimax says
+    assert sum(t.winner == 0 for t in played) == want[card]
+    lost, kept = d.lost_at, d.kept_at
+    assert lost in played and lost.number >= trick and lost.winner == 1
+    i = played.index(lost)
+    assert best[i] == kept and kept.number == lost.number and kept.winner == 0  # the best line keeps that trick
+    # up to the lost trick the best line is ahead by one, and never before it
+    assert sum(t.winner == 0 for t in best[:i + 1]) - sum(t.winner == 0 for t in played[:i + 1]) == 1
+    assert all(sum(t.winner == 0 for t in best[:j]) <= sum(t.winner == 0 for t in played[:j]) for j in range(i + 1))
+
+
+def test_stage2_is_set_against_perfect_play_from_its_start(planted):
+    lines, _, review = planted
+    reader = trace.Reader()
+    hand = [h for n, line in enumerate(lines, 1) if (h := reader.feed(n, line)) is not None][0]
+    st = HandState(LAST13.deck, LAST13.scoring, hand.state.deal)
+    for c in (c for t in hand.state.history for c in (t.lead, t.follow)):
+        if not st.stock_left and st.lead < 0:
+            break
+        st.apply(c)
+    n = st.hands[0].bit_count()
+    perfect = python_exact_value([split(st.hands[0]), split(st.hands[1])], st.trump, st.leader, 0, 0)
+    assert review.stage2_perfect == (perfect, n - perfect)
+    assert review.stage2_took == (hand.state.won[1][0], hand.state.won[1][1])
+    pts = hand_points(LAST13.scoring, LAST13.deck, st.mode, (perfect, n - perfect))
+    assert review.stage2_points == pts
+
+
+# -- stage 1: the plan fixed in advance, one estimate over the stage ------------------------------------------
+
+def test_stage1_plays_the_same_deals_whatever_it_finds(planted):
+    """Every candidate is played in the first deals, the shortlist in the next ones: no count depends on a
+    result, and a review is the same every time."""
+    lines, _, review = planted
+    judged = [d for d in review.stage1 if d.values]
+    assert judged
+    for d in judged:
+        counts = set(d.deals.values())
+        assert counts <= {CHOOSE_DEALS, CHOOSE_DEALS + SHORTLIST_DEALS}
+        runs = {d.values[c] for c in d.values}  # a value per candidate (the cards of a run share it)
+        if CHOOSE_DEALS + SHORTLIST_DEALS in counts:
+            assert d.deals[d.card] == CHOOSE_DEALS + SHORTLIST_DEALS and len(runs) > SHORTLIST
+        assert d.rival >= 0 and d.rival != d.card and d.interval[0] <= d.change <= d.interval[1]
+    again = review_of(lines)
+    assert [(d.change, d.interval) for d in again.stage1] == [(d.change, d.interval) for d in review.stage1]
+
+
+def test_stage1_has_one_estimate_over_the_stage(planted):
+    _, _, review = planted
+    total, lo, hi = review.stage1_lost()
+    counted = [d for d in review.stage1 if d.other_choice or d.mistake]
+    assert all(d in counted for d in review.stage1 if d.mistake)
+    assert total == pytest.approx(sum(d.change for d in counted))
+    assert lo < total < hi and review.lost(1) == total
+
+
+def test_t95_is_students_quantile():
+    assert t95(5) == pytest.approx(2.5706, abs=0.003)
+    for df, want in ((10, 2.2281), (30, 2.0423), (120, 1.9799)):
+        assert t95(df) == pytest.approx(want, abs=0.0002)
+
+
+# -- the session's summary ------------------------------------------------------------------------------------
+
+def decision(stage: int, card: str, best: str, lead: str | None = None) -> Decision:
+    return Decision(trick=3, stage=stage, card=parse_card(card), lead=parse_card(lead) if lead else -1, hand=0,
+                    other=0, upcard=-1, tricks=(0, 0), values={}, best=[parse_card(best)])
+
+
+@pytest.mark.parametrize("d, said", [
+    (decision(1, "AS", "2H", lead="4C"), "a trump spent in stage 1"),
+    (decision(1, "KC", "2C", lead="4C"), "a stage-1 trick taken that was better lost"),
+    (decision(1, "2C", "KC", lead="4C"), "a stage-1 trick let go that was worth taking"),
+    (decision(1, "KH", "2C"), "a stage-1 lead"),
+    (decision(2, "KH", "2C"), "a stage-2 lead"),
+    (decision(2, "2H", "3D", lead="4C"), "a stage-2 discard"),
+    (decision(2, "2S", "3D", lead="4C"), "a stage-2 ruff"),
+])
+def test_mistakes_are_told_by_kind(d, said):
+    assert kind(d, parse_card("2S") // 13) == said  # spades are trumps
+
+
+def test_a_summary_adds_up_the_hands(planted):
+    _, _, review = planted
+    s = Summary()
+    s.add(review)
+    s.add(review)
+    total, lo, hi = review.stage1_lost()
+    assert s.hands == 2 and s.stage1 == pytest.approx(2 * total) and s.stage2 == 2 * review.lost(2)
+    slo, shi = s.stage1_range()
+    assert shi - slo == pytest.approx((hi - lo) * 2 ** 0.5)  # two hands' independent deals: the range grows by root 2
+    top = s.costliest()
+    assert sum(k.times for _, k in s.kinds.items()) == 2 * len(review.mistakes)
+    assert [k.points for _, k in top] == sorted((k.points for _, k in top), reverse=True)
+
+
+@pytest.mark.parametrize("scoring", ["last13", "every", "highlow"])
+def test_a_sampled_deal_is_played_as_the_game_would_play_it(scoring):
+    """deal_points plays a deal on bare masks; the game's own HandState, the same rule and the exact stage 2
+    must give the same points."""
+    variant = Variant.make(28, scoring, 0)
+    rng = Rng(77)
+    checked = 0
+    for seed in range(1, 7):
+        lines = play_game(seed, variant, seats(seed, ("greedy", "easy"))).lines
+        reader = trace.Reader()
+        hand = [h for n, line in enumerate(lines, 1) if (h := reader.feed(n, line)) is not None][0]
+        st = HandState(variant.deck, variant.scoring, hand.state.deal)
+        for c in (c for t in hand.state.history for c in (t.lead, t.follow)):
+            if not st.stock_left:
+                break
+            obs = st.observation(st.turn)
+            theirs, stock = expert.sample_world(obs, expert.void_rules(obs), rng)
+            for first in expert.candidates(obs, st.legal_mask()):
+                w = expert.world_state(obs, theirs, stock)
+                w.apply(first)
+                while w.stock_left:
+                    w.apply(rollout.policy(split(w.hands[w.turn]), split(variant.deck.mask & ~w.played),
+                                           w.stock[w.pos], w.trump, w.lead))
+                me, n = obs.player, w.hands[0].bit_count()
+                counted = me if w.mode == HIGH else 1 - me
+                v = python_exact_value([split(w.hands[0]), split(w.hands[1])], w.trump, w.leader, me, counted)
+                own = v if counted == me else n - v
+                tricks = [w.won[1][0], w.won[1][1]]
+                tricks[me] += own
+                tricks[1 - me] += n - own
+                if variant.scoring.counts_stage1:
+                    tricks = [tricks[0] + w.won[0][0], tricks[1] + w.won[0][1]]
+                pts = hand_points(variant.scoring, variant.deck, w.mode, tuple(tricks))
+                assert deal_points(obs, theirs, stock, first, variant) == pts[me] - pts[1 - me]
+                checked += 1
+            st.apply(c)
+    assert checked > 100

@@ -49,15 +49,21 @@ def test_standard_input_and_json_give_the_same_review(game):
     path, _ = game
     r = run(main, ["review", "-", "--json"], input=path.read_text())
     assert r.exit_code == 0, r.output
-    reviews = [json.loads(line) for line in r.output.splitlines()]
+    *reviews, summary = [json.loads(line) for line in r.output.splitlines()]
     assert [x["hand"] for x in reviews] == list(range(1, len(reviews) + 1))
+    summary = summary["summary"]  # several hands end with the session's summary
+    assert summary["hands"] == len(reviews) > 1
+    assert summary["stage2_tricks_lost"] == sum(x["stage2"]["tricks_lost"] for x in reviews)
+    assert summary["stage1_points_lost"] == pytest.approx(sum(x["stage1"]["points_lost"] for x in reviews), abs=0.01)
+    lo, hi = summary["stage1_interval"]
+    assert lo <= summary["stage1_points_lost"] <= hi
     first = reviews[0]
     assert first["player"] == "human" and first["opponent"] == "original" and first["master"]["points"]
     assert {"stage1", "stage2", "costliest", "tricks", "points"} <= set(first)
     text = run(main, ["review", str(path)]).output
     for x in reviews:
         lost = x["stage2"]["tricks_lost"]
-        assert (f"{lost} trick" in text) if lost else "no trick lost" in text
+        assert (f"{lost} trick" in text) if lost else "No trick lost" in text
         for d in x["stage2"]["decisions"]:
             assert d["card"] in d["values"] and not re.search(r"\bT[SHDC]\b", d["card"])
 
@@ -71,8 +77,69 @@ def test_a_computer_seat_is_reviewed_with_seat(game):
 
 
 def test_the_terminal_game_offers_the_review_after_a_hand():
-    """whist play: r at the end of a hand prints its review, then Enter plays on."""
-    out = play_by_typing(["--seed", "5", "--target", "10", "--deck", "28", "--level", "club"], between=["r", "q"])
+    """whist play: r at the end of a hand prints its review, then Enter plays on; leaving after two reviewed
+    hands prints their summary."""
+    out = play_by_typing(["--seed", "5", "--target", "10", "--deck", "28", "--level", "club"],
+                         between=["r", "", "r", "q"])
     review = out[out.index("Reviewing the hand..."):]
     assert "Hand 1, you against Club." in review and "Master with your cards:" in review
-    assert max(len(line) for line in review.splitlines()) <= 80
+    assert "Hand 2, you against Club." in review and "Session: 2 hands reviewed." in review
+    assert review.count("95% range") == 1  # what a range means, said once
+    assert max(len(line) for line in review.splitlines() if not line.startswith("Press Enter")) <= 80
+
+
+@pytest.mark.parametrize("args, says", [
+    (["no-such-game.txt"], "no-such-game.txt: no such file"),
+    (["{dir}"], "a folder; give a trace file"),
+    (["{game}", "--seat", "2"], "--seat 2: there are two seats, 0 and 1"),
+    (["{game}", "--seat", "one"], "--seat one: there are two seats, 0 and 1"),
+])
+def test_a_wrong_file_or_seat_is_one_line_without_a_traceback(game, tmp_path, args, says):
+    path, _ = game
+    args = [a.format(dir=tmp_path, game=path) for a in args]
+    r = CliRunner().invoke(main, ["review", *args], catch_exceptions=False)
+    assert r.exit_code == 1
+    lines = r.output.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], r.output
+
+
+def test_png_draws_each_mistake_on_the_devices_table(game, tmp_path):
+    """One picture a mistake: the device's screen enlarged, the card played framed red, the better one green."""
+    from PIL import Image
+
+    from generator.cli.picture import BETTER, CAPTION, HEIGHT, PLAYED, SCALE, WIDTH
+
+    path, _ = game
+    folder = tmp_path / "pictures"
+    r = run(main, ["review", str(path), "--json", "--no-master", "--png", str(folder)])
+    assert r.exit_code == 0, r.output
+    reviews = [json.loads(line) for line in r.output.splitlines() if line.startswith('{"hand"')]
+    want = sorted(f"hand-{x['hand']}-trick-{d['trick']}.png" for x in reviews
+                  for stage in ("stage1", "stage2") for d in x[stage]["decisions"] if d["mistake"])
+    assert want and sorted(p.name for p in folder.iterdir()) == want
+    img = Image.open(folder / want[0]).convert("RGB")
+    assert img.size == (WIDTH * SCALE, HEIGHT * SCALE + CAPTION)
+    colours = {c for _, c in img.getcolors(1 << 20)}
+    assert PLAYED in colours and BETTER in colours
+    screen = img.crop((0, 0, WIDTH * SCALE, HEIGHT * SCALE))
+    assert {c for _, c in screen.getcolors(1 << 20)} <= {(0, 0, 0), (255, 255, 255), PLAYED, BETTER}  # the device's two colours
+
+
+def test_the_table_is_drawn_from_the_devices_sprites():
+    """The picture's card is the firmware's card: the face sprite, the rank and suit frames where
+    table::drawCard puts them."""
+    from generator.cli.picture import Screen, frame
+
+    sc = Screen()
+    sc.card(10, 20, 13 * 1 + 12)  # A of hearts
+    face_lit, face_mask = frame("card_face", 0)
+    rank, _ = frame("ranks", 12)
+    got = sc.img.crop((10, 20, 26, 44))
+    for x in range(16):
+        for y in range(24):
+            if not face_mask.getpixel((x, y)):
+                assert not got.getpixel((x, y))  # transparent corners stay black
+    for x in range(rank.width):
+        for y in range(rank.height):
+            if rank.getpixel((x, y)):
+                assert not got.getpixel((2 + x, 2 + y))  # the rank in black ink on the white face

@@ -83,7 +83,7 @@ def listen(lines: list[str], cache: Path, cut: bool) -> tuple[int, str, list[str
         out = []
         while not (out and out[-1].startswith("Master with")):
             out.append(proc.stdout.readline().rstrip("\n"))
-            assert out[-1] or len(out) < 40, out
+            assert out[-1] or len(out) < 80, out
         if cut:
             os.close(master)  # the cable is pulled while the next hand is played
         else:

@@ -1,0 +1,193 @@
+"""What a stage-1 card cost, estimated over sampled deals by a plan fixed in advance.
+
+A stage-1 decision cannot be judged exactly: the seat did not know the other
+hand or the stock. Its cards are scored over deals of the unseen cards that
+agree with what the seat knew (:func:`expert.sample_world`), each card played
+in every deal, the rest of stage 1 played out by Master's rollout rule on
+both sides and the stage-2 position reached valued exactly, in points.
+
+The plan never looks at a result to decide how many deals to play (stopping
+when an interval first clears a line makes intervals lie, and small first
+screens miss real blunders):
+
+1. :data:`CHOOSE_DEALS` deals, every candidate card in each, then
+   :data:`SHORTLIST_DEALS` more for the card played and the :data:`SHORTLIST`
+   best others: they pick the review's card (the best) and the rival (the
+   best card other than the one played). A blunder is only seen against a
+   good rival, and with ten candidates a dozen deals often rank a lesser
+   card first; the shortlist spends its deals where the choice is made.
+2. Fresh deals, the rival and the card played in each (paired: the same
+   deal for both, so the luck of the deal cancels). Their mean difference is
+   the cost; fresh deals keep it from being inflated by having picked the
+   luckiest of several cards. How many is settled by the choosing deals
+   alone, never by the measuring ones: enough for a standard error of about
+   :data:`SPREAD_GOAL` at the spread the choosing deals show (FEWEST to
+   MOST), but only the fewest when there the card played is :data:`AHEAD`
+   points or more ahead of the rival (a rival picked as the best of several
+   is, if anything, flattered, so such a card is seldom a quarter point
+   worse).
+
+The 95% range is Student's, its spread taken from both sets of deals' paired
+differences (the choosing deals bias the mean, not the spread), which keeps
+it steady when most deals score the two cards alike.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..engine.prng import Rng
+from ..engine.rules import HIGH, Variant, hand_points
+from ..engine.state import HandState, Observation
+from . import expert, rollout
+from .native import exact_value
+from .solver import follower_wins, split
+
+CHOOSE_DEALS = 16  # deals every candidate is played in
+SHORTLIST = 3  # the best others, played with the card played in SHORTLIST_DEALS more deals to choose the rival
+SHORTLIST_DEALS = 40
+SPREAD_GOAL = 0.2  # points: the standard error the measuring deals aim at
+FEWEST, MOST = 24, 240  # measuring deals at least and at most
+AHEAD = 0.25  # points: a card played this far ahead of its rival in the choosing deals gets the fewest
+Z95 = 1.959964
+
+
+@dataclass
+class Measured:
+    """One stage-1 decision's sampled figures."""
+
+    means: dict[int, float]  # each candidate's mean points over the deals it was played in
+    deals: dict[int, int]  # and how many
+    choice: int  # the candidate the choosing deals like best
+    rival: int  # the best candidate other than the one played (-1: no other)
+    cost: float = 0.0  # the rival's mean points less the played card's over the measuring deals
+    low: float = 0.0  # its 95% range
+    high: float = 0.0
+    variance: float = 0.0  # of ``cost`` (the squared standard error), for a stage's total
+    measured: int = 0  # measuring deals
+
+
+def t95(df: int) -> float:
+    """Student's two-sided 95% quantile (Cornish-Fisher: within 0.003 of the table at df 5, 0.0002 from df 10)."""
+    z = Z95
+    return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3))
+
+
+def counted_so_far(state: HandState, seat: int) -> tuple[int, int]:
+    """Tricks that count under the hand's scoring already taken (seat, opponent)."""
+    won = state.won
+    t = (won[1][seat], won[1][1 - seat])
+    if state.scoring.counts_stage1:
+        t = (t[0] + won[0][seat], t[1] + won[0][1 - seat])
+    return t
+
+
+def net_points(variant: Variant, mode: int, seat: int, tricks: tuple[int, int]) -> int:
+    """The seat's points less the opponent's for counted tricks (seat, opponent)."""
+    pair = tricks if seat == 0 else (tricks[1], tricks[0])
+    pts = hand_points(variant.scoring, variant.deck, mode, pair)
+    return pts[seat] - pts[1 - seat]
+
+
+def stage2_tricks(h: list[list[int]], trump: int, mode: int, leader: int, seat: int) -> int:
+    """The seat's stage-2 tricks from the stage-2 start ``h`` with perfect play on both sides."""
+    counted = seat if mode == HIGH else 1 - seat
+    n = sum(m.bit_count() for m in h[seat])
+    guess = (n + rollout.estimate(h[counted], h[1 - counted], trump, leader == counted)) // 2
+    v = exact_value(h, trump, leader, seat, counted, guess)
+    return v if counted == seat else n - v
+
+
+def deal_points(obs: Observation, theirs: int, stock: list[int], first: int, variant: Variant) -> int:
+    """The seat's points less the other's in one sampled deal: ``first`` played, the rest of stage 1 by
+    Master's rollout rule for both seats with the hands open (rollout.policy), stage 2 played perfectly.
+
+    The deal is played on per-suit masks, as the HandState it stands for would play it: the winner of a
+    stage-1 trick takes the face-up card, the loser draws the next.
+    """
+    me, trump = obs.player, obs.trump
+    h = [[0] * 4, [0] * 4]
+    h[me], h[1 - me] = split(obs.hand), split(obs.opp_taken | theirs)
+    live = split(variant.deck.mask & ~obs.played)
+    cards = [obs.upcard] + stock
+    won = list(obs.tricks[0])
+    leader, lead, pos = obs.leader, obs.lead, 0
+    while pos < len(cards):
+        p = leader if lead < 0 else 1 - leader
+        c = first if first >= 0 else rollout.policy(h[p], live, cards[pos], trump, lead)
+        first = -1
+        s, bit = divmod(c, 13)
+        h[p][s] ^= 1 << bit
+        live[s] ^= 1 << bit
+        if lead < 0:
+            lead = c
+            continue
+        if follower_wins(lead, c, trump):
+            leader = p
+        won[leader] += 1
+        take, draw = cards[pos], cards[pos + 1]
+        h[leader][take // 13] |= 1 << take % 13
+        h[1 - leader][draw // 13] |= 1 << draw % 13
+        pos, lead = pos + 2, -1
+    own = stage2_tricks(h, trump, obs.mode, leader, me)
+    n = sum(m.bit_count() for m in h[me])
+    so_far = (won[me], won[1 - me]) if obs.scoring.counts_stage1 else (0, 0)
+    return net_points(variant, obs.mode, me, (so_far[0] + own, so_far[1] + n - own))
+
+
+def candidate_of(cands: list[int], card: int) -> int:
+    """The candidate standing for ``card``: the lowest card of its run (the highest candidate of its suit below it)."""
+    return max(c for c in cands if c // 13 == card // 13 and c <= card)
+
+
+def measure(state: HandState, seat: int, played: int, cands: list[int], rng: Rng, variant: Variant) -> Measured:
+    """The plan of the module's docstring for the candidate ``played`` among ``cands``."""
+    obs = state.observation(seat)
+    rules = expert.void_rules(obs)
+
+    def deal_scores(cards: list[int]) -> list[int]:
+        theirs, stock = expert.sample_world(obs, rules, rng)
+        return [deal_points(obs, theirs, stock, c, variant) for c in cards]
+
+    rows = [dict(zip(cands, deal_scores(cands))) for _ in range(CHOOSE_DEALS)]
+    totals = {c: sum(row[c] for row in rows) for c in cands}
+    others = sorted((c for c in cands if c != played), key=lambda c: -totals[c])
+    short = others[:SHORTLIST]
+    if len(others) > SHORTLIST:
+        for _ in range(SHORTLIST_DEALS):
+            row = dict(zip([played, *short], deal_scores([played, *short])))
+            rows.append(row)
+            for c, v in row.items():
+                totals[c] += v
+    counts = {c: sum(1 for row in rows if c in row) for c in cands}
+    means = {c: totals[c] / counts[c] for c in cands}
+    choice = max(cands, key=lambda c: (means[c], c == played))
+    m = Measured(means, counts, choice, -1)
+    if not others:
+        return m
+    m.rival = max(short, key=lambda c: means[c])
+    first = [row[m.rival] - row[played] for row in rows if m.rival in row]
+    ahead = -sum(first) / len(first)
+    n = FEWEST if ahead >= AHEAD else measuring_deals(squares(first) / (len(first) - 1))
+    fresh = [a - b for a, b in (deal_scores([m.rival, played]) for _ in range(n))]
+    m.measured = n
+    m.cost = sum(fresh) / n
+    spread = squares(first) + squares(fresh)
+    df = len(first) + n - 2
+    m.variance = spread / df / n
+    half = t95(df) * math.sqrt(m.variance)
+    m.low, m.high = m.cost - half, m.cost + half
+    return m
+
+
+def measuring_deals(variance: float) -> int:
+    """Fresh deals for a standard error of SPREAD_GOAL, the spread judged from the choosing deals alone."""
+    return max(FEWEST, min(MOST, math.ceil(variance / SPREAD_GOAL ** 2)))
+
+
+def squares(xs: list[int]) -> float:
+    """The sum of squared deviations from the mean."""
+    mean = sum(xs) / len(xs)
+    return sum((x - mean) ** 2 for x in xs)
