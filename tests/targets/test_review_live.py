@@ -88,7 +88,7 @@ def listen(lines: list[str], cache: Path, cut: bool) -> tuple[int, str, list[str
             os.close(master)  # the cable is pulled while the next hand is played
         else:
             proc.send_signal(signal.SIGINT)
-        code = proc.wait(30)
+        code = proc.wait(120)  # generous: under a loaded machine the first review compiles the solver
     finally:
         os.close(slave)
         if not cut:
