@@ -38,7 +38,11 @@ def header_value(gen: Path, name: str) -> int:
 def test_the_files_are_laid_out_as_the_community_tools_make_them(gen: Path) -> None:
     data, save, dev = ((gen / f).read_bytes() for f in ("fxdata-data.bin", "fxdata-save.bin", "fxdata.bin"))
     size = header_value(gen, "FX_DATA_BYTES")
-    assert len(data) % 256 == 0 and len(data) - 256 < size <= len(data) and set(data[size:]) <= {0xFF}
+    tables_at, tables = header_value(gen, "TABLES_PAGE") * 256, (gen / "endgame.bin").read_bytes()
+    assert tables_at - 256 < size <= tables_at and set(data[size:tables_at]) <= {0xFF}
+    end = tables_at + len(tables)
+    assert data[tables_at:end] == tables and len(data) % 256 == 0 and len(data) - 256 < end <= len(data)
+    assert set(data[end:]) <= {0xFF}
     assert save == b"\xff" * fxdata.SAVE_BYTES and len(save) % 4096 == 0
     assert dev == data + save
     # development pages: data, then save, ending at the 16 MB chip's end
