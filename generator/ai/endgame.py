@@ -38,7 +38,7 @@ MISSING = "the endgame tables are missing or damaged ({}): run `make hex` to bui
 Hands = list[list[int]]
 
 
-class TablesError(Exception):
+class TablesError(ValueError):
     """The tables cannot be read; the message is one line naming `make hex`."""
 
 
@@ -143,9 +143,13 @@ class Tables:
         return byte >> 4 if i & 1 else byte & 15
 
 
+def load(path: Path | None = None) -> Tables:
+    """The tables ``make hex`` wrote (:data:`DEFAULT_PATH`); TablesError (one line naming `make hex`) if missing or damaged."""
+    return _read(Path(path or DEFAULT_PATH))
+
+
 @cache
-def load(path: Path = DEFAULT_PATH) -> Tables:
-    """The tables ``make hex`` wrote; TablesError (one line naming `make hex`) if missing or damaged."""
+def _read(path: Path) -> Tables:
     try:
         return Tables(Path(path).read_bytes())
     except OSError:

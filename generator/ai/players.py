@@ -25,6 +25,7 @@ PLAYERS: dict[str, PlayerFactory] = {
     "original": lambda rng: OriginalPlayer(),
     "easy": lambda rng: hard.easy(),
     "hard": rollout.hard,
+    "hard-fx": rollout.hard_fx,  # the FX edition's Master: exact stage 2 from the endgame tables (after `make hex`)
     # PC only: the yardsticks (docs/ai.md), never offered on the device
     "hard-rule": lambda rng: hard.hard_rule(),
     "original-exact": lambda rng: hard.original_exact(),

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -245,6 +246,7 @@ def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
     from ..codegen import generate_all
 
     check_toolchain()
+    echo(tables_report())
     assets = Path("assets")
     gens = {False: out / "gen", True: out / "fx" / "gen"}
     for fx, gen in gens.items():
@@ -260,6 +262,17 @@ def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
             echo(line)
     echo(moved_report(built[CLASSIC].elf, built[FX].elf))
     return _distribute(list(built.values()), gens[True], dist, echo)
+
+
+def tables_report() -> str:
+    """Generates the endgame tables (the FX data's generation reuses them) and says how big and how long."""
+    from ..ai import endgame
+
+    start = time.perf_counter()
+    data = endgame.generate()
+    took = time.perf_counter() - start
+    return (f"endgame tables: every stage-2 position with {endgame.K} tricks or fewer left, high and low games: "
+            f"{len(data):,} B, generated in {took:.1f} s")
 
 
 def _compile(b: Built, gen: Path) -> None:
