@@ -42,8 +42,24 @@ class TablesError(ValueError):
     """The tables cannot be read; the message is one line naming `make hex`."""
 
 
+PROBE_FIRST = 8  # FIRST's offset is 8 + 8 K: after the magic, K and the block offsets
+
+
 def header_size(k: int) -> int:
-    return 8 + 8 * k + k * (SUIT + 1) ** 2
+    return PROBE_FIRST + 8 * k + k * (SUIT + 1) ** 2
+
+
+def splits(n: int) -> int:
+    """How many suit-length splits (t; a >= b >= c) positions of ``n`` tricks have."""
+    return sum(1 for t in range(SUIT + 1) for a in range(SUIT + 1) for b in range(a + 1)
+               if 0 <= 2 * n - t - a - b <= b)
+
+
+def block_offsets(k: int = K) -> list[int]:
+    """Each block's offset in the file (high games' 1..k tricks, then low games'): what the firmware
+    is generated with, without generating the tables."""
+    sizes = [(splits(n) * comb(2 * n, n) + 1) // 2 for n in range(1, k + 1)] * 2
+    return [header_size(k) + sum(sizes[:i]) for i in range(2 * k)]
 
 
 def _lib(k: int) -> ctypes.CDLL:
@@ -77,10 +93,8 @@ def generate(k: int = K) -> bytes:
         dll.endgame_fill(k, mode, ptrs)
         blocks += [_pack(bytes(b)) for b in bufs]
     first = bytes(dll.endgame_first(n, t, a) for n in range(1, k + 1) for t in range(SUIT + 1) for a in range(SUIT + 1))
-    at, offsets = header_size(k), []
-    for b in blocks:
-        offsets.append(at)
-        at += len(b)
+    offsets = block_offsets(k)
+    assert [b - a for a, b in zip(offsets, offsets[1:])] == [len(b) for b in blocks[:-1]]
     body = MAGIC + bytes([k, 0, 0, 0]) + struct.pack(f"<{2 * k}I", *offsets) + first + b"".join(blocks)
     return body + struct.pack("<I", zlib.crc32(body))
 

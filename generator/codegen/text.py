@@ -115,10 +115,10 @@ def screen_texts(assets_dir: Path) -> list[tuple[str, str]]:
     return out
 
 
-def texts(assets_dir: Path) -> list[tuple[str, str]]:
+def texts(assets_dir: Path, fx: bool = False) -> list[tuple[str, str]]:
     """(id, text) of every packed text in id order: the screen's, then what goes out over USB
-    serial (tracetext.py; TRACE_*)."""
-    out = screen_texts(assets_dir) + tracetext.texts()
+    serial (tracetext.py; TRACE_*; ``fx``: the FX edition's, whose Master is named hard-fx)."""
+    out = screen_texts(assets_dir) + tracetext.texts(fx)
     seen: set[str] = set()
     for name, _ in out:
         if name in seen:
@@ -182,7 +182,7 @@ def _rows(data: bytes) -> list[str]:
 def render(assets_dir: Path, fx: bool = False) -> dict[str, str]:
     """text.h and text.cpp; with ``fx`` the FX edition's, which read the texts from the chip
     (fxdata.py lays them out there as they are, unpacked)."""
-    items, pack = (texts(assets_dir), None) if fx else pack_texts(assets_dir)
+    items, pack = (texts(assets_dir, fx=True), None) if fx else pack_texts(assets_dir)
     env = Environment(loader=PackageLoader("generator.codegen", "templates"), undefined=StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     ids = [name for name, _ in items]

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Callable
 from . import linkorder
 from .. import __version__
 from ..ai import solver
+from ..ai.players import DEVICE_PLAYERS, device_players
 from .editions import CLASSIC, EDITIONS, FX, MINI, Edition
 from .emulator import HEIGHT, WIDTH
 
@@ -39,8 +40,9 @@ TABLE_ABOVE = solver.TT_SLOTS * 4 - (WIDTH * HEIGHT // 8 - WIDTH)
 TOP_ITEMS = 20  # the size report's largest functions, tables and strings
 STACK_MARGIN = 64  # stack bytes that must stay untouched in the measured run
 # The deepest thing the game does: Hard against Hard on the table, the
-# solver's searches with the screen redrawn from inside them.
-STACK_RUN = "play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0"
+# solver's searches with the screen redrawn from inside them (the FX edition's
+# Hard is hard-fx, its search reading the chip).
+STACK_RUN = "play seed=1 deck=52 scoring=last13 target=0 p0={0} p1={0} fast=0"
 TOOLCHAIN = "gcc-avr avr-libc binutils-avr arduino-core-avr"
 CORE_DIR = Path("/usr/share/arduino/hardware/arduino/avr/cores/arduino")
 RELEASE_DATE = "2026-11-22"  # info.json "date"; change with the version
@@ -125,9 +127,10 @@ def stack_free(hex_path: Path, fx: FxImage | None = None) -> int:
         try:
             with Emulator(hex_path, fx=fx) as emu:
                 emu.run_until_ready()
-                emu.serial_write(STACK_RUN + "\n")
+                run = STACK_RUN.format(device_players(fx is not None)[DEVICE_PLAYERS.index("hard")])
+                emu.serial_write(run + "\n")
                 if not emu.run_until_serial("end winner=", max_cycles=4_000_000_000):
-                    raise BuildError(f"the stack run did not finish in the emulator: {STACK_RUN}")
+                    raise BuildError(f"the stack run did not finish in the emulator: {run}")
                 emu.serial_write("stack\n")
                 emu.run_until_serial(r"# stack free=\d+\n", regex=True)
                 _stack_free[image] = int(re.search(r"# stack free=(\d+)", emu.serial_read().decode()).group(1))
