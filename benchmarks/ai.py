@@ -23,7 +23,7 @@ from generator.ai import endgame  # noqa: E402
 from generator.ai.hard import SearchPlayer, hard_rule, stage1_choice  # noqa: E402
 from generator.engine.prng import ai_rng  # noqa: E402
 from generator.engine.rules import Variant  # noqa: E402
-from generator.ai.solver import FX_WORK_BUDGET, follow_moves, follower_wins, lead_moves, split  # noqa: E402
+from generator.ai.solver import FX_WORK_BUDGET, WORK_BUDGET, follow_moves, follower_wins, lead_moves, split  # noqa: E402
 from generator.engine.cards import DECKS  # noqa: E402
 from generator.engine.rules import HIGH, deal  # noqa: E402
 from generator.engine.state import HandState, Observation  # noqa: E402
@@ -72,8 +72,9 @@ def stage2_player(name: str) -> SearchPlayer:
     return hard_rule()
 
 
-def stage2_loss(h, trump: int, leader: int, name: str = "hard") -> int:
-    """Tricks ``name``'s stage 2 (seat 0) loses against a perfect seat 1 from this position."""
+def stage2_loss(h, trump: int, leader: int, name: str = "hard") -> tuple[int, int]:
+    """Tricks ``name``'s stage 2 (seat 0) loses against a perfect seat 1 from this position, and the most
+    work units one of its decisions spent (against its budget)."""
     deck = DECKS[52]
     h = [list(h[0]), list(h[1])]
     player = stage2_player(name)
@@ -98,7 +99,7 @@ def stage2_loss(h, trump: int, leader: int, name: str = "hard") -> int:
                 leader = p if follower_wins(lead, c, trump) else leader
                 got[leader] += 1
                 lead = -1
-    return want - got[0]
+    return want - got[0], max(player.work, default=0)
 
 
 def stage2_start(seed: int, p0: str, p1: str):
@@ -143,7 +144,7 @@ def random_positions(count: int):
                rnd.randrange(4), rnd.randrange(2))
 
 
-def _loss(job) -> int:
+def _loss(job) -> tuple[int, int]:
     pos, name = job
     return stage2_loss(*pos, name)
 
@@ -158,11 +159,14 @@ def quality(count: int, jobs: int, name: str = "hard") -> list[str]:
         positions = [(pos, name) for pos in positions]
         with Pool(jobs) as pool, click.progressbar(pool.imap(_loss, positions), length=count,
                                                    label=f"{name} stage-2 loss, {label}", file=sys.stderr) as bar:
-            losses = list(bar)
+            results = list(bar)
+        losses = [loss for loss, _ in results]
+        budget = FX_WORK_BUDGET if name == "hard-fx" else WORK_BUDGET
         lo, hi = rate_interval(sum(losses), count)
         lines.append(f"{name} stage 2 vs a perfect opponent, {count} {label} positions: "
                      f"{sum(losses) / count:.3f} tricks lost per hand (95% CI {lo:.3f}..{hi:.3f}; "
-                     f"{sum(1 for x in losses if x)} with a loss)")
+                     f"{sum(1 for x in losses if x)} with a loss; most work in one decision "
+                     f"{max(w for _, w in results):,} units of {budget:,})")
     return lines
 
 

@@ -91,5 +91,5 @@ def test_generated_fx_sources_read_the_image_back(gen: Path, tmp_path: Path) -> 
     assert bytes.fromhex(title) == load(SPECS[0], ASSETS / "title.png").data
     font = load(next(s for s in SPECS if s.name == "font"), ASSETS / "font.png")
     assert bytes.fromhex(glyphs) == font.data[:95 * 3]  # the whole font, ' '..'~'
-    assert rest.split("\n--\n")[:-1] == [t for _, t in text.texts(ASSETS)]
+    assert rest.split("\n--\n")[:-1] == [t for _, t in text.texts(ASSETS, fx=True)]  # its Master named hard-fx
     assert "font.png" in sprites.render_header([font], {"font": 1})  # the FX header names the chip's offsets
