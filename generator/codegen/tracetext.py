@@ -126,7 +126,7 @@ def texts(fx: bool = False) -> list[tuple[str, str]]:
     out += names_
     out.append(("COMMAND", protocol.COMMAND))
     out += [(f"KEY_{i}", key) for i, key in enumerate(protocol.PLAY_KEYS)]
-    out += [(f"ERROR_{code.upper()}", f"error {message}\n") for code, message in protocol.ERRORS.items()]
+    out += [(f"ERROR_{code.upper()}", f"error {message}\n") for code, message in protocol.errors(fx).items()]
     out.append(("READY", "# " + protocol.READY.format(version=__version__) + "\n"))
     out.append(("STACK", protocol.STACK))
     out += [(f"FIGURE_{i}", f"# {figure}=") for i, figure in enumerate(protocol.FIGURES)]
