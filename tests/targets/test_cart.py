@@ -100,7 +100,8 @@ def test_holding_up_and_down_returns_to_the_carts_menu(fx_hex, fx_image, tmp_pat
 def test_the_fx_edition_reads_the_pages_a_cart_builder_patched(fx_hex, fx_image, tmp_path):
     """Data and save where a cart puts them, nothing at the chip's end: the game plays from there
     and saves there."""
-    data_page, save_page = 0x0105, 0x0120
+    data_page = 0x0105
+    save_page = -(-(data_page + len(fx_image.data) // 256) // 16) * 16  # the next 4 KB sector after the data (tables included)
     flash = flash_of(fx_hex)
     cart.patch_pages(flash, data_page, save_page)
     patched = tmp_path / "cart.hex"
