@@ -10,16 +10,13 @@ self-play (`whist tune`), and rendered into the firmware by generator/codegen/co
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from ..engine.cards import cards_of, suit_mask
 from .original import OriginalPlayer
 from ..engine.rules import HIGH, trick_winner
-from .solver import WORK_BUDGET, Decision, decide, split
+from .solver import WORK_BUDGET, Decision, Tables, decide, split
 from ..engine.state import Observation
-
-if TYPE_CHECKING:
-    from .endgame import Tables
 
 class Weights(NamedTuple):
     """Hard's stage-1 weights, integers so the AVR computes the same."""

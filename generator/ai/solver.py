@@ -29,14 +29,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..engine.rules import HIGH, LOW
 
-if TYPE_CHECKING:
-    from .endgame import Tables
-
 Hands = list[list[int]]  # [player][suit] -> rank bitmask
+
+
+class Tables(Protocol):
+    """Exact values of every position with ``k`` tricks or fewer left: the endgame tables (endgame.Tables)."""
+
+    k: int
+
+    def value(self, h: Hands, trump: int, mode: int, leader: int) -> int:
+        """The leader's tricks, both seats playing perfectly."""
+        ...
 
 WORK_BUDGET = 32_000  # units per decision: under 1 s on the AVR with the redraws (373-453 cycles a unit; make bench)
 FX_WORK_BUDGET = 65_000  # the FX edition's Master, probing the endgame tables: the most a 16-bit count allows (about 1.8 s); 3 first leads in 1,000 real stage-2 starts need more (docs/ai.md)
