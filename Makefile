@@ -67,7 +67,8 @@ screenshots: hex $(NODE_STAMP)
 
 # The slow UI runs: a Classic game through the buttons, 100,000 frames of weighted random
 # buttons (hands and games finished, stack headroom and the EEPROM system bytes checked);
-# the coach: Master's stage-2 loss over 200 reviewed hands against docs/ai.md's figure.
+# the coach: Master's stage-2 loss over 200 reviewed hands against docs/ai.md's figure; the endgame
+# tables against the Python solver on 100,000 random positions.
 longtest: $(STAMP) $(NODE_STAMP) toolchain
 	WHIST_LONGTEST=1 $(PY) -m pytest -q -s -m slow
 
@@ -76,7 +77,7 @@ bench: hex $(NODE_STAMP)
 	$(MAKE) bench-ai
 
 # The computer opponent: duplicate-deal win rates (every level against the original game's own code, ppot,
-# among them), how often Casual picks its card, Hard's stage-2 loss (docs/ai.md).
+# among them), how often Casual picks its card, Hard's and hard-fx's stage-2 loss (docs/ai.md).
 bench-ai: $(STAMP)
 	$(PY) benchmarks/ai.py --deals 2000 --hands 1000 --jobs 2
 

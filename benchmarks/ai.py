@@ -19,10 +19,11 @@ import click  # noqa: E402
 from generator.ai.arena import rate_interval, run_arena  # noqa: E402
 from generator.ai.players import DEVICE_PLAYERS, make_player  # noqa: E402
 from generator.ai import native  # noqa: E402
-from generator.ai.hard import hard_rule  # noqa: E402
+from generator.ai import endgame  # noqa: E402
+from generator.ai.hard import SearchPlayer, hard_rule, stage1_choice  # noqa: E402
 from generator.engine.prng import ai_rng  # noqa: E402
 from generator.engine.rules import Variant  # noqa: E402
-from generator.ai.solver import follow_moves, follower_wins, lead_moves, split  # noqa: E402
+from generator.ai.solver import FX_WORK_BUDGET, WORK_BUDGET, follow_moves, follower_wins, lead_moves, split  # noqa: E402
 from generator.engine.cards import DECKS  # noqa: E402
 from generator.engine.rules import HIGH, deal  # noqa: E402
 from generator.engine.state import HandState, Observation  # noqa: E402
@@ -63,11 +64,20 @@ def perfect_reply(h, trump: int, p: int, leader: int, lead: int) -> int:
     return moves[values.index(max(values))]
 
 
-def stage2_loss(h, trump: int, leader: int) -> int:
-    """Tricks Hard (seat 0, budget as on the device) loses against a perfect seat 1 from this position."""
+def stage2_player(name: str) -> SearchPlayer:
+    """The stage 2 of Master (``hard``: the solver with the device budget and the carried proof; hard-rule's is
+    the same) or of the FX edition's Master (``hard-fx``: the solver down to the endgame tables)."""
+    if name == "hard-fx":
+        return SearchPlayer("hard-fx", stage1_choice, FX_WORK_BUDGET, endgame.load())
+    return hard_rule()
+
+
+def stage2_loss(h, trump: int, leader: int, name: str = "hard") -> tuple[int, int]:
+    """Tricks ``name``'s stage 2 (seat 0) loses against a perfect seat 1 from this position, and the most
+    work units one of its decisions spent (against its budget)."""
     deck = DECKS[52]
     h = [list(h[0]), list(h[1])]
-    player = hard_rule()  # Hard's stage 2 (both Hards share it): the solver with the device budget and the carried proof
+    player = stage2_player(name)
     want = boundary(h, trump, leader, 0)
     got = [0, 0]
     lead = -1
@@ -89,7 +99,7 @@ def stage2_loss(h, trump: int, leader: int) -> int:
                 leader = p if follower_wins(lead, c, trump) else leader
                 got[leader] += 1
                 lead = -1
-    return want - got[0]
+    return want - got[0], max(player.work, default=0)
 
 
 def stage2_start(seed: int, p0: str, p1: str):
@@ -134,23 +144,29 @@ def random_positions(count: int):
                rnd.randrange(4), rnd.randrange(2))
 
 
-def _loss(pos) -> int:
-    return stage2_loss(*pos)
+def _loss(job) -> tuple[int, int]:
+    pos, name = job
+    return stage2_loss(*pos, name)
 
 
-def quality(count: int, jobs: int) -> list[str]:
-    """Hard's stage 2 (the device budget) against a perfect opponent: tricks lost per hand."""
+def quality(count: int, jobs: int, name: str = "hard") -> list[str]:
+    """``name``'s stage 2 against a perfect opponent: tricks lost per hand (hard-fx: real and random positions)."""
     lines = []
-    for label, positions in (("real-game", real_positions(count)), ("random", random_positions(count)),
-                             ("Master-vs-Master", own_positions(count, jobs))):
-        positions = list(positions)
+    kinds = [("real-game", real_positions(count)), ("random", random_positions(count))]
+    if name == "hard":
+        kinds.append(("Master-vs-Master", own_positions(count, jobs)))
+    for label, positions in kinds:
+        positions = [(pos, name) for pos in positions]
         with Pool(jobs) as pool, click.progressbar(pool.imap(_loss, positions), length=count,
-                                                   label=f"stage-2 loss, {label}", file=sys.stderr) as bar:
-            losses = list(bar)
+                                                   label=f"{name} stage-2 loss, {label}", file=sys.stderr) as bar:
+            results = list(bar)
+        losses = [loss for loss, _ in results]
+        budget = FX_WORK_BUDGET if name == "hard-fx" else WORK_BUDGET
         lo, hi = rate_interval(sum(losses), count)
-        lines.append(f"hard stage 2 vs a perfect opponent, {count} {label} positions: "
+        lines.append(f"{name} stage 2 vs a perfect opponent, {count} {label} positions: "
                      f"{sum(losses) / count:.3f} tricks lost per hand (95% CI {lo:.3f}..{hi:.3f}; "
-                     f"{sum(1 for x in losses if x)} with a loss)")
+                     f"{sum(1 for x in losses if x)} with a loss; most work in one decision "
+                     f"{max(w for _, w in results):,} units of {budget:,})")
     return lines
 
 
@@ -200,7 +216,7 @@ def arena(a: str, b: str, deals: int, jobs: int) -> list[str]:
 # against both PC yardsticks, and the PC expert against everything.
 LADDER = (("greedy", "random"), ("original", "greedy"), ("easy", "original"), ("hard", "easy"))
 YARDSTICKS = ("original-exact", "hard-exact")
-PARTS = ("ladder", "ppot", "yardsticks", "expert", "fidelity", "stage2")
+PARTS = ("ladder", "ppot", "yardsticks", "expert", "fidelity", "stage2", "stage2-fx")
 
 
 def main() -> None:
@@ -211,7 +227,8 @@ def main() -> None:
     ap.add_argument("--fidelity-deals", type=int, default=125,
                     help="deals of ppot against each opponent, both seats, for how often original picks its card")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--only", default=",".join(PARTS), help=f"comma-separated parts to run: {', '.join(PARTS)}")
+    ap.add_argument("--only", default=",".join(PARTS[:-1]),  # stage2 has stage2-fx's figures too
+                    help=f"comma-separated parts to run: {', '.join(PARTS)}")
     args = ap.parse_args()
     parts = args.only.split(",")
     if unknown := set(parts) - set(PARTS):
@@ -229,7 +246,8 @@ def main() -> None:
     }
     figures = {
         "fidelity": lambda: fidelity(args.fidelity_deals),
-        "stage2": lambda: quality(args.hands, args.jobs),
+        "stage2": lambda: quality(args.hands, args.jobs) + quality(args.hands, args.jobs, "hard-fx"),
+        "stage2-fx": lambda: quality(args.hands, args.jobs, "hard-fx"),
     }
     for part in parts:
         lines = figures[part]() if part in figures else [

@@ -101,6 +101,11 @@ void seek(uint16_t at) {
   SPDR = 0;  // the first byte on its way
 }
 
+void seekFar(uint32_t at) {
+  command(READ, dataPage + (uint16_t)(at >> 8), (uint8_t)at);
+  SPDR = 0;
+}
+
 void end() {
   wait();
   deselect();

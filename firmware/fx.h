@@ -46,6 +46,8 @@ __attribute__((always_inline)) inline uint8_t read() {
   return b;
 }
 void end();
+// As seek, from an offset beyond 64 KB (the endgame tables).
+void seekFar(uint32_t at);
 // n bytes of the data from `at` into out.
 void readBytes(uint16_t at, uint8_t* out, uint16_t n);
 

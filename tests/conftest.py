@@ -112,6 +112,19 @@ def each_emulator(request):
     return AVR8JS if request.param == "avr8js" else request.getfixturevalue("projectabe")
 
 
+@pytest.fixture(scope="session")
+def endgame_tables(tmp_path_factory):
+    """The endgame tables as `make hex` writes them, in a temporary file where ``hard-fx`` looks for
+    them, so the tests need no build; yields their path."""
+    from generator.ai import endgame
+
+    path = tmp_path_factory.mktemp("endgame") / endgame.FILE
+    path.write_bytes(endgame.generate())
+    old, endgame.DEFAULT_PATH = endgame.DEFAULT_PATH, path
+    yield path
+    endgame.DEFAULT_PATH = old
+
+
 def emulator_args(chosen) -> list[str]:
     """The command-line options that pick this back-end."""
     return ["--emulator", chosen.name] + (["--projectabe", str(chosen.projectabe)] if chosen.projectabe else [])

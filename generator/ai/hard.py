@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ..engine.cards import cards_of, suit_mask
 from .original import OriginalPlayer
 from ..engine.rules import HIGH, trick_winner
-from .solver import WORK_BUDGET, Decision, decide, split
+from .solver import WORK_BUDGET, Decision, Tables, decide, split
 from ..engine.state import Observation
 
 class Weights(NamedTuple):
@@ -66,13 +66,14 @@ def stage1_choice(obs: Observation, legal: int, w: Weights = WEIGHTS) -> int:
     return win if gain4 >= cnt * (4 * w.want + w.spend * (value(win) - value(lose))) else lose
 
 
-def stage2_choice(obs: Observation, budget: int | None, start: int = 0) -> Decision:
+def stage2_choice(obs: Observation, budget: int | None, start: int = 0, tables: Tables | None = None) -> Decision:
     """The solver's decision from the seat's knowledge (the opponent's hand is deck minus seen)."""
     me = obs.player
     h = [[0] * 4, [0] * 4]
     h[me] = split(obs.hand)
     h[1 - me] = split(obs.opponent_hand())
-    return decide(h, obs.trump, obs.mode, me, obs.leader, obs.lead, budget, exact_table=budget is None, start=start)
+    return decide(h, obs.trump, obs.mode, me, obs.leader, obs.lead, budget, exact_table=budget is None, start=start,
+                  tables=tables)
 
 
 class SearchPlayer:
@@ -83,10 +84,11 @@ class SearchPlayer:
     the next search starts from that value instead of from 1.
     """
 
-    def __init__(self, name: str, stage1, budget: int | None) -> None:
+    def __init__(self, name: str, stage1, budget: int | None, tables: Tables | None = None) -> None:
         self.name = name
         self.stage1 = stage1
         self.budget = budget
+        self.tables = tables  # the endgame tables (hard-fx): exact values at their K tricks left
         self.nodes: list[int] = []  # cards played in each stage-2 search, for the benchmarks
         self.work: list[int] = []  # what the budget counted in each (the device's aiWork)
         self.proof: tuple[int, int] | None = None  # (trick number, counted tricks guaranteed by the end)
@@ -99,7 +101,7 @@ class SearchPlayer:
         start = 0
         if self.proof is not None and self.proof[0] == obs.trick_number - 1:
             start = self.proof[1] - taken
-        d = stage2_choice(obs, self.budget, start)
+        d = stage2_choice(obs, self.budget, start, self.tables)
         self.proof = (obs.trick_number, taken + d.value) if d.value else None
         self.nodes.append(d.nodes)
         self.work.append(d.work)

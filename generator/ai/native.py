@@ -28,10 +28,10 @@ def _cache_dir() -> Path:
     return Path(base) / "whist-arduboy"
 
 
-def _load() -> ctypes.CDLL | None:
-    """The compiled library (built on first use, keyed by the source's hash), or None without a compiler."""
-    code = SOURCE.read_bytes()
-    lib = _cache_dir() / f"exact-{hashlib.sha256(code).hexdigest()[:16]}.so"
+def compiled(source: Path) -> Path | None:
+    """``source`` compiled into a shared library in the cache (once, keyed by its hash), or None without a compiler."""
+    code = source.read_bytes()
+    lib = _cache_dir() / f"{source.stem}-{hashlib.sha256(code).hexdigest()[:16]}.so"
     if not lib.exists():
         cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
         if cc is None:
@@ -39,11 +39,19 @@ def _load() -> ctypes.CDLL | None:
         lib.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=lib.parent) as tmp:
             out = Path(tmp) / lib.name
-            done = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", str(out), str(SOURCE)],
+            done = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", str(out), str(source)],
                                   capture_output=True)
             if done.returncode != 0:
                 return None
             os.replace(out, lib)  # atomic: parallel workers never load half a file
+    return lib
+
+
+def _load() -> ctypes.CDLL | None:
+    """The compiled library, or None without a compiler."""
+    lib = compiled(SOURCE)
+    if lib is None:
+        return None
     dll = ctypes.CDLL(str(lib))
     dll.exact_value.argtypes = [ctypes.POINTER(ctypes.c_uint16)] * 2 + [ctypes.c_int] * 4
     dll.exact_value.restype = ctypes.c_int

@@ -25,6 +25,7 @@ PLAYERS: dict[str, PlayerFactory] = {
     "original": lambda rng: OriginalPlayer(),
     "easy": lambda rng: hard.easy(),
     "hard": rollout.hard,
+    "hard-fx": rollout.hard_fx,  # the FX edition's Master: exact stage 2 from the endgame tables (after `make hex`)
     # PC only: the yardsticks (docs/ai.md), never offered on the device
     "hard-rule": lambda rng: hard.hard_rule(),
     "original-exact": lambda rng: hard.original_exact(),
@@ -35,6 +36,16 @@ PLAYERS: dict[str, PlayerFactory] = {
 # Players the firmware has, in its enumeration order; each has a C++ template
 # generator/codegen/templates/players/<name>.cpp.j2 defining choose<Name>(Game&).
 DEVICE_PLAYERS: tuple[str, ...] = ("random", "greedy", "original", "easy", "hard")
+# The FX edition's twins: its Master reads the endgame tables from the chip, so its stage 2 is
+# hard-fx's, and its traces name it so.
+FX_TWINS: dict[str, str] = {"hard": "hard-fx"}
+
+
+def device_players(fx: bool = False) -> tuple[str, ...]:
+    """The players of an edition's firmware, in DEVICE_PLAYERS' order, by the names its traces use."""
+    return tuple(FX_TWINS.get(p, p) for p in DEVICE_PLAYERS) if fx else DEVICE_PLAYERS
+
+
 # What a player sees: each device level's name, a ladder read in order, and a one-line hint
 # that says how strong it is, weakest first (the order of DEVICE_PLAYERS; each beats the
 # one below on duplicate deals, docs/ai.md).

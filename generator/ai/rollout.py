@@ -28,7 +28,7 @@ from ..engine.prng import Rng
 from ..engine.rules import hand_points
 from ..engine.state import Observation
 from .hard import WEIGHTS, SearchPlayer, Weights
-from .solver import WORK_BUDGET, run_lows
+from .solver import FX_WORK_BUDGET, WORK_BUDGET, run_lows
 
 
 class Estimate(NamedTuple):
@@ -299,3 +299,11 @@ def choose(obs: Observation, legal_mask: int, rng: Rng) -> int:
 def hard(rng: Rng) -> SearchPlayer:
     """The device's top level: this search in stage 1, the solver with the device's budget in stage 2."""
     return SearchPlayer("hard", lambda obs, legal: choose(obs, legal, rng), WORK_BUDGET)
+
+
+def hard_fx(rng: Rng) -> SearchPlayer:
+    """The FX edition's Master: this search in stage 1; in stage 2 the solver down to the endgame
+    tables, exact whenever it ends within :data:`.solver.FX_WORK_BUDGET` (all but a few first leads)."""
+    from . import endgame
+
+    return SearchPlayer("hard-fx", lambda obs, legal: choose(obs, legal, rng), FX_WORK_BUDGET, endgame.load())

@@ -18,6 +18,10 @@ still leaves a move with a proven guarantee. The budget is counted in work
 units that follow the AVR's cycles, not in cards played: a card played is
 one, a table probe (the bounds, key, lead list and store of a trick
 boundary) KEY_WORK more, so a search heavy in probes stops sooner.
+
+Given the endgame tables (:mod:`.endgame`; the FX edition's Master and
+``hard-fx``), the search stops at the tables' K tricks left and reads the
+exact value there (PROBE_WORK units): its every answer is then exact.
 """
 
 from __future__ import annotations
@@ -25,11 +29,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine.rules import HIGH
+from typing import Protocol
+
+from ..engine.rules import HIGH, LOW
 
 Hands = list[list[int]]  # [player][suit] -> rank bitmask
 
+
+class Tables(Protocol):
+    """Exact values of every position with ``k`` tricks or fewer left: the endgame tables (endgame.Tables)."""
+
+    k: int
+
+    def value(self, h: Hands, trump: int, mode: int, leader: int) -> int:
+        """The leader's tricks, both seats playing perfectly."""
+        ...
+
 WORK_BUDGET = 32_000  # units per decision: under 1 s on the AVR with the redraws (373-453 cycles a unit; make bench)
+FX_WORK_BUDGET = 65_000  # the FX edition's Master, probing the endgame tables: the most a 16-bit count allows (about 1.8 s); 3 first leads in 1,000 real stage-2 starts need more (docs/ai.md)
+PROBE_WORK = 5  # an endgame table read's units: the index, then two reads of the FX chip (docs/ai.md)
 KEY_WORK = 5  # a table probe's units: about 2,000 AVR cycles against about 400 for a card played (docs/ai.md)
 TT_SLOTS = 320  # the device's table: words of 4 bytes in the screen buffer's pages 1-7 and the free RAM above it
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store
@@ -209,8 +227,11 @@ class BigTable(SmallTable):
 class Search:
     """Yes/no questions about one position: can ``maxer`` make ``counted`` take ``need`` more tricks?"""
 
-    def __init__(self, h: Hands, trump: int, maxer: int, counted: int, budget: int | None, exact_table: bool) -> None:
+    def __init__(self, h: Hands, trump: int, maxer: int, counted: int, budget: int | None, exact_table: bool,
+                 tables: Tables | None = None) -> None:
         self.h = h
+        self.tables = tables
+        self.mode = HIGH if maxer == counted else LOW
         self.trump = trump
         self.maxer = maxer
         self.counted = counted
@@ -240,6 +261,10 @@ class Search:
             return True
         if need > n:
             return False
+        if self.tables is not None and n <= self.tables.k:
+            self.spend(PROBE_WORK)
+            v = self.tables.value(h, trump, self.mode, leader)
+            return (v if leader == self.counted else n - v) >= need
         if self.counted == self.maxer:  # high game: the leader wants its quick tricks
             q = quick_tricks(mine, opp, trump)
             sure = above(opp[trump], mine[trump]).bit_count()  # the follower's trumps over all the leader's: each wins
@@ -321,7 +346,8 @@ def root_moves(h: Hands, me: int, lead: int, trump: int) -> list[int]:
 
 
 def decide(h: Hands, trump: int, mode: int, me: int, leader: int, lead: int,
-           budget: int | None = WORK_BUDGET, exact_table: bool = False, start: int = 0) -> Decision:
+           budget: int | None = WORK_BUDGET, exact_table: bool = False, start: int = 0,
+           tables: Tables | None = None) -> Decision:
     """The move for ``me`` (leading if ``lead`` < 0, else following ``leader``'s ``lead``).
 
     Asks "at least T?" for T = 1, 2, ...: the move that proved the last yes is
@@ -330,14 +356,15 @@ def decide(h: Hands, trump: int, mode: int, me: int, leader: int, lead: int,
     tricks since): the questions then begin at it instead of at 1, so an
     unsurprising position costs one or two questions. Should that first
     question fail after all, they begin again at 1. ``h`` is not changed (the
-    search works on a copy).
+    search works on a copy). With ``tables`` it reads exact values at their K
+    tricks left instead of searching on.
     """
     h = [list(h[0]), list(h[1])]
     counted = me if mode == HIGH else 1 - me
     moves = root_moves(h, me, lead, trump)
     if len(moves) == 1:
         return Decision(moves[0], 0, 0, 0, False)
-    search = Search(h, trump, me, counted, budget, exact_table)
+    search = Search(h, trump, me, counted, budget, exact_table, tables)
     n = sum(x.bit_count() for x in h[me])
     best, value = moves[0], max(min(start, n) - 1, 0)
     proven = value == 0  # False while `value` is only carried over, not yet proven by this search

@@ -97,10 +97,16 @@ def chosen_backend(emulator: str, projectabe_dir: str | None, any_build: bool):
 
 class Whist(click.Group):
     """The command group; an OSError no command expected (a path it cannot write,
-    a full disk under stdout) still ends as one line and exit status 1."""
+    a full disk under stdout) still ends as one line and exit status 1, and so do
+    missing endgame tables wherever a command seats ``hard-fx``."""
 
     def invoke(self, ctx: click.Context):
-        result = super().invoke(ctx)
+        from ..ai.endgame import TablesError
+
+        try:
+            result = super().invoke(ctx)
+        except TablesError as e:
+            fail(e)
         sys.stdout.flush()  # a full disk shows here, inside main(), not at exit
         return result
 

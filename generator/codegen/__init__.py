@@ -16,13 +16,18 @@ def generate_all(out_dir: Path, assets_dir: Path, fx: bool = False) -> list[Path
     """Write every generated source into ``out_dir`` (what ``whist generate`` writes); returns the files written.
 
     With ``fx``, the FX edition's: the texts and sprites are read from the FX chip, whose data
-    image (``fxdata*.bin``) and header are written too (:mod:`.fxdata`).
+    image (``fxdata*.bin``, the endgame tables in it) and header are written too (:mod:`.fxdata`),
+    and the tables alone (``endgame.bin``, where ``hard-fx`` reads them).
     """
+    from ..ai import endgame
     from . import core, fxdata, sprites, text
 
     files = core.generate_core(out_dir)
     if not fx:
         return files + sprites.generate(assets_dir, out_dir) + text.generate(assets_dir, out_dir)
-    image = fxdata.build(Path(assets_dir))
+    image = fxdata.build(Path(assets_dir), endgame.generate())
+    tables = Path(out_dir) / endgame.FILE
+    if not tables.exists() or tables.read_bytes() != image.tables:
+        tables.write_bytes(image.tables)
     return (files + fxdata.generate(image, assets_dir, out_dir) + sprites.generate(assets_dir, out_dir, image.sprites)
-            + text.generate(assets_dir, out_dir, fx=True))
+            + text.generate(assets_dir, out_dir, fx=True) + [tables])

@@ -7,6 +7,8 @@ only say how C++ spells them.
 
 from __future__ import annotations
 
+from math import comb
+
 from pathlib import Path
 
 import jinja2
@@ -15,7 +17,7 @@ from .. import __version__
 
 from ..engine import cards, display, prng, rules
 
-from ..ai import hard, original, rollout, solver
+from ..ai import endgame, hard, original, rollout, solver
 
 from . import protocol, tracetext
 from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL
@@ -93,6 +95,15 @@ def core_context() -> dict:
             "check_mask": solver.CHECK_MASK,
             "key_mask": solver.KEY_MASK,
             "key_mul": solver.KEY_MUL,
+        },
+        "endgame": {
+            "k": endgame.K,
+            "suit": endgame.SUIT,
+            "first": endgame.header_size(endgame.K) - endgame.K * (endgame.SUIT + 1) ** 2,
+            "blocks": endgame.block_offsets(),
+            "binom": [[comb(p, i) for i in range(endgame.K + 1)] for p in range(2 * endgame.K + 1)],
+            "probe_work": solver.PROBE_WORK,
+            "budget": solver.FX_WORK_BUDGET,
         },
         "original": {
             "trump_bonus": original.TRUMP_BONUS,

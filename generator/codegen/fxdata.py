@@ -17,7 +17,10 @@ writers, cart builders and emulators take them as they are:
 
 Layout of the data, offsets from its start: the text index (a big-endian
 offset a text, in text.h's Id order), the texts (each ended by 0), then the
-sprites in :data:`.sprites.SPECS` order. A masked sprite's image and mask
+sprites in :data:`.sprites.SPECS` order; from the next whole page
+(``TABLES_PAGE`` pages after the data's first) the endgame tables
+(generator/ai/endgame.py), outside the boot checksum (their own CRC is for the PC:
+summing 600 KB would cost the device most of a second at every boot). A masked sprite's image and mask
 bytes alternate (image first), so one sequential read draws it; the font is
 whole (all 96 glyphs), so ``sprites::glyph`` is a subtraction; the title is
 raw (the chip has room; no unpacking).
@@ -61,18 +64,24 @@ def interleave(image: bytes, mask: bytes) -> bytes:
 class Image:
     """The data image and where its parts start."""
 
-    data: bytes
+    data: bytes  # texts and sprites: what the boot checksum covers
     sprites: dict[str, int]  # sprite name -> offset of its first byte
     font: sprites.Sprite
+    tables: bytes  # the endgame tables, from page tables_page of the data
 
     @property
-    def pages(self) -> int:
+    def tables_page(self) -> int:
         return -(-len(self.data) // PAGE)
 
     @property
+    def pages(self) -> int:
+        return self.tables_page + -(-len(self.tables) // PAGE)
+
+    @property
     def padded(self) -> bytes:
-        """``fxdata-data.bin``: the data to a whole page."""
-        return self.data + b"\xff" * (self.pages * PAGE - len(self.data))
+        """``fxdata-data.bin``: the data to a whole page, then the tables to a whole page."""
+        data = self.data + b"\xff" * (self.tables_page * PAGE - len(self.data)) + self.tables
+        return data + b"\xff" * (self.pages * PAGE - len(data))
 
     @property
     def save(self) -> bytes:
@@ -88,8 +97,8 @@ class Image:
         return CHIP_PAGES - SAVE_BYTES // PAGE
 
 
-def build(assets_dir: Path) -> Image:
-    """Lay out every text and sprite (checked as the classic edition checks them)."""
+def build(assets_dir: Path, tables: bytes = b"") -> Image:
+    """Lay out every text and sprite (checked as the classic edition checks them), then ``tables``."""
     items = text.texts(assets_dir, fx=True)
     loaded = [sprites.load(spec, Path(assets_dir) / f"{spec.name}.png") for spec in sprites.SPECS]
     out = bytearray(2 * len(items))
@@ -106,7 +115,7 @@ def build(assets_dir: Path) -> Image:
     if len(out) >= 1 << 16:
         raise ValueError("the FX data passed 64 KB: the firmware's offsets are 16-bit")
     font = next(s for s in loaded if s.spec.name == "font")
-    return Image(bytes(out), offsets, font)
+    return Image(bytes(out), offsets, font, tables)
 
 
 def text_rows(font: sprites.Sprite, lines: list[str]) -> list[bytes]:

@@ -7,25 +7,32 @@ and the option defaults below; the harness builds commands with
 
 from __future__ import annotations
 
-from ..ai.players import DEVICE_PLAYERS
+from ..ai.players import device_players
 from ..engine.rules import MAX_TARGET, SCORINGS, Variant
 
 DEFAULTS = {"deck": 52, "scoring": "last13", "target": 10, "player": "greedy", "fast": 0}
 
-# code -> message; the firmware answers a bad line with "error <message>": what
-# was wrong and what is allowed, tersely (every byte is flash on the device).
-ERRORS: dict[str, str] = {
-    "usage": "expected play seed=<u32> [deck= scoring= target= p0= p1= fast=]",
-    "key": "bad key=value",
-    "seed": "seed: 0..4294967295",
-    "deck": "deck: 52|28",
-    "scoring": "scoring: " + "|".join(SCORINGS),
-    "target": f"target: 0..{MAX_TARGET}",
-    "player": "p0/p1: " + "|".join(DEVICE_PLAYERS),
-    "fast": "fast: 0|1",
-    "long": "line too long",
-    "busy": "busy",  # a person's game is on the screen (or a play is already waiting): send it later
-}
+
+
+def errors(fx: bool = False) -> dict[str, str]:
+    """code -> message; the firmware answers a bad line with "error <message>": what
+    was wrong and what is allowed, tersely (every byte is flash on the device; ``fx``:
+    the FX edition's, whose Master is hard-fx)."""
+    return {
+        "usage": "expected play seed=<u32> [deck= scoring= target= p0= p1= fast=]",
+        "key": "bad key=value",
+        "seed": "seed: 0..4294967295",
+        "deck": "deck: 52|28",
+        "scoring": "scoring: " + "|".join(SCORINGS),
+        "target": f"target: 0..{MAX_TARGET}",
+        "player": "p0/p1: " + "|".join(device_players(fx)),
+        "fast": "fast: 0|1",
+        "long": "line too long",
+        "busy": "busy",  # a person's game is on the screen (or a play is already waiting): send it later
+    }
+
+
+ERRORS = errors()
 ERROR_CODES = {name: i + 1 for i, name in enumerate(ERRORS)}
 COMMAND = "play"
 # The play command's keys, "seed" first and then in the order of PlayCommand's byte

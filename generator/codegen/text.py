@@ -129,8 +129,9 @@ def voice_texts() -> list[tuple[str, str]]:
 
 def texts(assets_dir: Path, fx: bool = False) -> list[tuple[str, str]]:
     """(id, text) of every text in id order: the screen's, then what goes out over USB
-    serial (tracetext.py; TRACE_*); with ``fx`` the opponents' lines last."""
-    out = screen_texts(assets_dir) + tracetext.texts() + (voice_texts() if fx else [])
+    serial (tracetext.py; TRACE_*); with ``fx`` the FX edition's (its Master named hard-fx)
+    and the opponents' lines last."""
+    out = screen_texts(assets_dir) + tracetext.texts(fx) + (voice_texts() if fx else [])
     seen: set[str] = set()
     for name, _ in out:
         if name in seen:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from string import Formatter
 
 from .. import __version__
-from ..ai.players import DEVICE_PLAYERS, HUMAN
+from ..ai.players import HUMAN, device_players
 from ..engine import cards, rules, trace
 from . import protocol
 
@@ -24,13 +24,17 @@ KINDS = ("U8", "U16", "U32", "CARD", "OTHER", "SUIT", "NAME", "SIGNED", "COUNTED
 KIND_CHAR = 127  # kind k is chr(KIND_CHAR + k), beyond '~': text.py gives these codes of their own
 FIELD_CHAR = 32  # field i (and a NAME's first name) is chr(FIELD_CHAR + i), a character code
 
-# The names a NAME field picks from, by the byte the Game holds.
-NAMES: dict[str, list[str]] = {
-    "DECK": [str(d.size) for d in cards.DECKS.values()],
-    "SCORING": list(rules.SCORINGS),
-    "PLAYER": [*DEVICE_PLAYERS, HUMAN],  # whist::PlayerKind
-    "MODE": list(rules.MODE_NAMES),
-}
+
+
+def names(fx: bool = False) -> dict[str, list[str]]:
+    """The names a NAME field picks from, by the byte the Game holds (the FX edition's players by its names)."""
+    return {
+        "DECK": [str(d.size) for d in cards.DECKS.values()],
+        "SCORING": list(rules.SCORINGS),
+        "PLAYER": [*device_players(fx), HUMAN],  # whist::PlayerKind
+        "MODE": list(rules.MODE_NAMES),
+    }
+
 
 # The trace lines: id, template (with its newline where the firmware ends the line
 # with it), and each field's kind and place in Game (a member for offsetof; a seat
@@ -96,11 +100,12 @@ def _placeholder(spec: tuple[str, ...], table: list[str], first: dict[str, int])
     return out + (chr(FIELD_CHAR + first[names[0]]) if kind == "NAME" else "")
 
 
-def texts() -> list[tuple[str, str]]:
-    """(id, text) of everything the firmware sends, in id order; ids start with TRACE_."""
-    names = [(f"{family}_{i}", name) for family, values in NAMES.items() for i, name in enumerate(values)]
-    first = {family: len(LINES) + next(i for i, (n, _) in enumerate(names) if n.startswith(family + "_"))
-             for family in NAMES}
+def texts(fx: bool = False) -> list[tuple[str, str]]:
+    """(id, text) of everything the firmware sends, in id order; ids start with TRACE_ (``fx``: the FX edition's)."""
+    families = names(fx)
+    names_ = [(f"{family}_{i}", name) for family, values in families.items() for i, name in enumerate(values)]
+    first = {family: len(LINES) + next(i for i, (n, _) in enumerate(names_) if n.startswith(family + "_"))
+             for family in families}
     table = fields()
     out = []
     for name, template, specs in LINES:
@@ -118,10 +123,10 @@ def texts() -> list[tuple[str, str]]:
             else:
                 raise TraceTextError(f"trace line {name}: no place in the firmware's Game for field {{{field}}}")
         out.append((name, body))
-    out += names
+    out += names_
     out.append(("COMMAND", protocol.COMMAND))
     out += [(f"KEY_{i}", key) for i, key in enumerate(protocol.PLAY_KEYS)]
-    out += [(f"ERROR_{code.upper()}", f"error {message}\n") for code, message in protocol.ERRORS.items()]
+    out += [(f"ERROR_{code.upper()}", f"error {message}\n") for code, message in protocol.errors(fx).items()]
     out.append(("READY", "# " + protocol.READY.format(version=__version__) + "\n"))
     out.append(("STACK", protocol.STACK))
     out += [(f"FIGURE_{i}", f"# {figure}=") for i, figure in enumerate(protocol.FIGURES)]

@@ -136,6 +136,26 @@ def frame_budget(hex_path: str, echo: Callable[[str], None]) -> None:
         echo(f"  {name:<8} the table {table:.2f} ms, How to play {rules:.2f} ms")
 
 
+FX_THINK_SHARE = 4  # the FX edition's Master plays a quarter as many hands: each reads the chip in avr8js
+
+
+def fx_think(hex_path: str, hands: int, echo: Callable[[str], None]) -> None:
+    """The FX edition's Master (hard-fx, reading the endgame tables from the chip) against itself:
+    its thinking time, stage 2 apart (the package beside the classic hex, as frame_budget finds it)."""
+    from . import thinktime
+    from .arduboyfile import read
+
+    package = Path(hex_path).parent / "ArduboyFX" / "WhistFX.arduboy"
+    if not package.exists():
+        return
+    program = read(package)
+    echo(f"device thinking time, FX edition, hard-fx vs hard-fx, {hands} single hands (both decks, both stages; "
+         "stage 2 searched down to the endgame tables on the chip):")
+    decisions = thinktime.measure(package.parent / program.name, hands, "hard-fx", fx=program.fx)
+    for line in thinktime.summary(decisions):
+        echo("  " + line)
+
+
 def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None = None,
               think_hands: int = THINK_HANDS, elf_path: str | None = None, review_hands: int = 0) -> None:
     if hex_path and elf_path:
@@ -176,3 +196,4 @@ def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None 
                 for seed, fast, table in thinktime.on_table(Path(hex_path), Path(elf_path), decisions, player):
                     echo(f"    seed {seed}: slowest {table:,} cycles ({table / thinktime.CLOCK_HZ * 1000:.0f} ms), "
                          f"{fast:,} fast (+{table / fast - 1:.1%})")
+        fx_think(hex_path, max(1, think_hands // FX_THINK_SHARE), echo)

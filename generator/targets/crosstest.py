@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
 from ..engine.cards import DECKS
 from .emulator import Backend, Emulator, FxImage
 from ..engine.game import play_game
-from ..ai.players import DEVICE_PLAYERS, seats
+from ..ai.players import DEVICE_PLAYERS, FX_TWINS, seats
 from ..codegen.protocol import play_command
 from ..engine.rules import SCORINGS, Variant
 from ..engine.trace import first_difference
@@ -85,13 +85,16 @@ def run(hex_path: Path, games: list[Case], progress: Callable[[Case, str | None]
     """Diff the device and the engine for every case; stops at nothing, counts every difference.
 
     ``backend`` picks the emulator (default avr8js; emulator.backend("projectabe") for ProjectABE);
-    ``fx`` gives an FX edition its flash chip.
+    ``fx`` gives an FX edition its flash chip; its Master is seated as hard-fx (the engine reads
+    the endgame tables `make hex` wrote, the device those on its chip).
     """
     report = Report()
     start = time.perf_counter()
     with Emulator(hex_path, backend=backend, fx=fx) as emu:
         emu.run_until_ready()
         for case in games:
+            if fx is not None:
+                case = replace(case, p0=FX_TWINS.get(case.p0, case.p0), p1=FX_TWINS.get(case.p1, case.p1))
             want = play_game(case.seed, case.variant, seats(case.seed, (case.p0, case.p1))).lines
             diff = first_difference(want, device_trace(emu, case))
             report.games += 1

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Callable
 from . import linkorder
 from .. import __version__
 from ..ai import solver
+from ..ai.players import DEVICE_PLAYERS, device_players
 from .editions import CLASSIC, EDITIONS, FX, MINI, Edition
 from .emulator import HEIGHT, WIDTH
 
@@ -38,8 +40,9 @@ TABLE_ABOVE = solver.TT_SLOTS * 4 - (WIDTH * HEIGHT // 8 - WIDTH)
 TOP_ITEMS = 20  # the size report's largest functions, tables and strings
 STACK_MARGIN = 64  # stack bytes that must stay untouched in the measured run
 # The deepest thing the game does: Hard against Hard on the table, the
-# solver's searches with the screen redrawn from inside them.
-STACK_RUN = "play seed=1 deck=52 scoring=last13 target=0 p0=hard p1=hard fast=0"
+# solver's searches with the screen redrawn from inside them (the FX edition's
+# Hard is hard-fx, its search reading the chip).
+STACK_RUN = "play seed=1 deck=52 scoring=last13 target=0 p0={0} p1={0} fast=0"
 TOOLCHAIN = "gcc-avr avr-libc binutils-avr arduino-core-avr"
 CORE_DIR = Path("/usr/share/arduino/hardware/arduino/avr/cores/arduino")
 RELEASE_DATE = "2026-11-22"  # info.json "date"; change with the version
@@ -124,9 +127,10 @@ def stack_free(hex_path: Path, fx: FxImage | None = None) -> int:
         try:
             with Emulator(hex_path, fx=fx) as emu:
                 emu.run_until_ready()
-                emu.serial_write(STACK_RUN + "\n")
+                run = STACK_RUN.format(device_players(fx is not None)[DEVICE_PLAYERS.index("hard")])
+                emu.serial_write(run + "\n")
                 if not emu.run_until_serial("end winner=", max_cycles=4_000_000_000):
-                    raise BuildError(f"the stack run did not finish in the emulator: {STACK_RUN}")
+                    raise BuildError(f"the stack run did not finish in the emulator: {run}")
                 emu.serial_write("stack\n")
                 emu.run_until_serial(r"# stack free=\d+\n", regex=True)
                 _stack_free[image] = int(re.search(r"# stack free=(\d+)", emu.serial_read().decode()).group(1))
@@ -245,6 +249,7 @@ def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
     from ..codegen import generate_all
 
     check_toolchain()
+    echo(tables_report())
     assets = Path("assets")
     gens = {False: out / "gen", True: out / "fx" / "gen"}
     for fx, gen in gens.items():
@@ -260,6 +265,17 @@ def build(out: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
             echo(line)
     echo(moved_report(built[CLASSIC].elf, built[FX].elf))
     return _distribute(list(built.values()), gens[True], dist, echo)
+
+
+def tables_report() -> str:
+    """Generates the endgame tables (the FX data's generation reuses them) and says how big and how long."""
+    from ..ai import endgame
+
+    start = time.perf_counter()
+    data = endgame.generate()
+    took = time.perf_counter() - start
+    return (f"endgame tables: every stage-2 position with {endgame.K} tricks or fewer left, high and low games: "
+            f"{len(data):,} B, generated in {took:.1f} s")
 
 
 def _compile(b: Built, gen: Path) -> None:

@@ -21,7 +21,7 @@ from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL, make_player
 from ..engine.cards import DECKS
 from ..engine.game import play_hand
 from ..engine.prng import ai_rng
-from .emulator import Emulator
+from .emulator import Emulator, FxImage
 from .package import symbols
 from ..codegen.protocol import MARK_MOVED, MARK_THINK, play_command
 from ..engine.rules import Variant
@@ -157,10 +157,10 @@ def cycles_per_node(decisions: list[Decision], nodes: list[int], least: int = 10
 
 
 def measure(hex_path: Path, hands: int, player: str = "hard",
-            progress: Callable[[], None] | None = None) -> list[Decision]:
-    """``hands`` single hands, alternating the 52- and 28-card decks."""
+            progress: Callable[[], None] | None = None, fx: FxImage | None = None) -> list[Decision]:
+    """``hands`` single hands, alternating the 52- and 28-card decks (``fx``: an FX edition's chip)."""
     out: list[Decision] = []
-    with Emulator(hex_path) as emu:
+    with Emulator(hex_path, fx=fx) as emu:
         emu.run_until_ready()
         for i in range(hands):
             seed, deck = hand_seed(i)

@@ -38,7 +38,11 @@ def header_value(gen: Path, name: str) -> int:
 def test_the_files_are_laid_out_as_the_community_tools_make_them(gen: Path) -> None:
     data, save, dev = ((gen / f).read_bytes() for f in ("fxdata-data.bin", "fxdata-save.bin", "fxdata.bin"))
     size = header_value(gen, "FX_DATA_BYTES")
-    assert len(data) % 256 == 0 and len(data) - 256 < size <= len(data) and set(data[size:]) <= {0xFF}
+    tables_at, tables = header_value(gen, "TABLES_PAGE") * 256, (gen / "endgame.bin").read_bytes()
+    assert tables_at - 256 < size <= tables_at and set(data[size:tables_at]) <= {0xFF}
+    end = tables_at + len(tables)
+    assert data[tables_at:end] == tables and len(data) % 256 == 0 and len(data) - 256 < end <= len(data)
+    assert set(data[end:]) <= {0xFF}
     assert save == b"\xff" * fxdata.SAVE_BYTES and len(save) % 4096 == 0
     assert dev == data + save
     # development pages: data, then save, ending at the 16 MB chip's end
@@ -87,5 +91,5 @@ def test_generated_fx_sources_read_the_image_back(gen: Path, tmp_path: Path) -> 
     assert bytes.fromhex(title) == load(SPECS[0], ASSETS / "title.png").data
     font = load(next(s for s in SPECS if s.name == "font"), ASSETS / "font.png")
     assert bytes.fromhex(glyphs) == font.data[:95 * 3]  # the whole font, ' '..'~'
-    assert rest.split("\n--\n")[:-1] == [t for _, t in text.texts(ASSETS, fx=True)]
+    assert rest.split("\n--\n")[:-1] == [t for _, t in text.texts(ASSETS, fx=True)]  # its Master named hard-fx
     assert "font.png" in sprites.render_header([font], {"font": 1})  # the FX header names the chip's offsets

@@ -75,3 +75,15 @@ def test_a_field_without_a_place_in_the_game_is_refused(monkeypatch: pytest.Monk
     monkeypatch.setattr(tracetext, "LINES", lines)
     with pytest.raises(tracetext.TraceTextError, match=r"trace line X: no place .* for field \{nowhere\}"):
         tracetext.texts()
+
+
+def test_the_fx_edition_names_its_master_hard_fx() -> None:
+    """Its Master reads the endgame tables, so its traces, `play` command and its error name it hard-fx;
+    nothing else differs."""
+    from generator.ai.players import DEVICE_PLAYERS
+
+    classic, fx = dict(tracetext.texts()), dict(tracetext.texts(fx=True))
+    master = f"TRACE_PLAYER_{DEVICE_PLAYERS.index('hard')}"
+    assert (classic[master], fx[master]) == ("hard", "hard-fx")
+    assert [k for k in classic if classic[k] != fx[k]] == [master, "TRACE_ERROR_PLAYER"]
+    assert fx["TRACE_ERROR_PLAYER"].endswith("|hard-fx\n")

@@ -101,7 +101,7 @@ def test_the_fx_edition_reads_the_pages_a_cart_builder_patched(fx_hex, fx_image,
     """Data and save where a cart puts them, nothing at the chip's end: the game plays from there
     and saves there."""
     data_page = 0x0105
-    save_page = data_page + -(-len(fx_image.data) // 256)  # right after the data, as a cart packs them
+    save_page = -(-(data_page + len(fx_image.data) // 256) // 16) * 16  # the next 4 KB sector after the data (tables included)
     flash = flash_of(fx_hex)
     cart.patch_pages(flash, data_page, save_page)
     patched = tmp_path / "cart.hex"

@@ -29,9 +29,11 @@ def mini(firmware_dist, image: FxImage) -> tuple:
     return firmware_dist / "ArduboyMini" / "WhistMini.hex", FxImage("ArduboyMini", image.data, image.save)
 
 
-def test_cross_tests_in_both_emulators(firmware_dist, fx_hex, fx_image, projectabe):
-    """Every pack x scoring, seated by each level; the Mini's build on its own select line."""
-    cases = crosstest.spread(8)
+def test_cross_tests_in_both_emulators(firmware_dist, fx_hex, fx_image, projectabe, endgame_tables):
+    """Every pack x scoring, seated by each level, and Master (hard-fx, reading the endgame tables)
+    on both sides of single hands of both packs, high and low; the Mini's build on its own select line."""
+    masters = crosstest.spread(8, players=("hard",), targets=(0,))
+    cases = crosstest.spread(8) + [masters[k] for k in (0, 3, 4, 7)]
     for backend in (None, projectabe):
         report = crosstest.run(fx_hex, cases, backend=backend, fx=fx_image)
         assert report.differing == 0, report.first_failure

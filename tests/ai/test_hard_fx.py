@@ -1,0 +1,89 @@
+"""``hard-fx``, the FX edition's Master: its stage 2 is exact (the solver down to the endgame tables),
+and without the tables every way of seating it says, in one line, to run `make hex`."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from generator.ai import endgame
+from generator.ai.native import exact_value
+from generator.ai.players import make_player
+from generator.ai.solver import FX_WORK_BUDGET, decide, follower_wins, split
+from generator.cli import main
+from generator.engine.prng import Rng
+from generator.engine.rules import HIGH
+
+
+def legal(hand: list[int], lead: int) -> list[int]:
+    suits = [lead // 13] if lead >= 0 and hand[lead // 13] else range(4)
+    return [13 * s + r for s in suits for r in range(13) if hand[s] >> r & 1]
+
+
+def counted_after(h, trump: int, mode: int, me: int, leader: int, lead: int, c: int) -> int:
+    """The counted seat's exact tricks (``me``'s in a high game, the other's in a low one) after ``me`` plays ``c``."""
+    counted = me if mode == HIGH else 1 - me
+
+    def settle(first: int, a: int, b: int) -> int:
+        w = 1 - first if follower_wins(a, b, trump) else first
+        return (w == counted) + exact_value(h, trump, w, me, counted)
+
+    h[me][c // 13] ^= 1 << c % 13
+    try:
+        if lead >= 0:
+            return settle(leader, lead, c)
+        out = []
+        for b in legal(h[1 - me], c):
+            h[1 - me][b // 13] ^= 1 << b % 13
+            out.append(settle(me, c, b))
+            h[1 - me][b // 13] ^= 1 << b % 13
+        return min(out)
+    finally:
+        h[me][c // 13] ^= 1 << c % 13
+
+
+def test_every_stage_2_card_keeps_the_exact_value(endgame_tables) -> None:
+    """Random stage-2 starts of 13 and 7 cards, high and low games, both seats at every turn."""
+    tables = endgame.load()
+    rnd = random.Random(41)
+    decisions = 0
+    for i in range(12):
+        n = 13 if i % 2 else 7
+        cards = rnd.sample(range(52), 2 * n)
+        h = [split(sum(1 << c for c in cards[:n])), split(sum(1 << c for c in cards[n:]))]
+        trump, mode, leader, lead = rnd.randrange(4), i % 4 // 2, rnd.randrange(2), -1
+        while any(h[0]) or any(h[1]):
+            me = leader if lead < 0 else 1 - leader
+            d = decide(h, trump, mode, me, leader, lead, FX_WORK_BUDGET, tables=tables)
+            values = {c: counted_after(h, trump, mode, me, leader, lead, c) for c in legal(h[me], lead)}
+            assert values[d.card] == max(values.values()), (h, trump, mode, me, leader, lead)
+            decisions += 1
+            h[me][d.card // 13] ^= 1 << d.card % 13
+            if lead < 0:
+                lead = d.card
+            else:
+                leader = me if follower_wins(lead, d.card, trump) else leader
+                lead = -1
+    assert decisions == 6 * 26 + 6 * 14
+
+
+def test_hard_fx_finds_the_tables_make_hex_wrote(endgame_tables) -> None:
+    assert make_player("hard-fx", Rng(1)).tables is endgame.load()
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_without_good_tables_one_line_names_make_hex(endgame_tables, tmp_path, monkeypatch, damage) -> None:
+    path = tmp_path / endgame.FILE
+    if damage == "corrupt":
+        data = bytearray(endgame_tables.read_bytes())
+        data[len(data) // 2] ^= 0x10
+        path.write_bytes(bytes(data))
+    monkeypatch.setattr(endgame, "DEFAULT_PATH", path)
+    with pytest.raises(ValueError, match="make hex"):
+        make_player("hard-fx", Rng(1))
+    result = CliRunner().invoke(main, ["arena", "--p0", "hard-fx", "--p1", "hard", "--deals", "1"])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert lines[-1].startswith("error:") and "make hex" in lines[-1] and "Traceback" not in result.output
