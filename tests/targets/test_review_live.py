@@ -76,7 +76,9 @@ def listen(lines: list[str], cache: Path, cut: bool) -> tuple[int, str, list[str
     port = os.ttyname(slave)
     proc = subprocess.Popen([sys.executable, "-m", "generator.cli", "review", "--port", port], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                            env={**os.environ, "PYTHONIOENCODING": "utf-8", "XDG_CACHE_HOME": str(cache)})
+                            env={**os.environ, "PYTHONIOENCODING": "utf-8", "XDG_CACHE_HOME": str(cache)},
+                            # Ctrl-C as a terminal delivers it, whatever this test process's workers ignore
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert proc.stderr.readline().startswith(f"Listening to {port}")
         os.write(master, ("\n".join(lines) + "\n").encode())
@@ -88,7 +90,7 @@ def listen(lines: list[str], cache: Path, cut: bool) -> tuple[int, str, list[str
             os.close(master)  # the cable is pulled while the next hand is played
         else:
             proc.send_signal(signal.SIGINT)
-        code = proc.wait(120)  # generous: under a loaded machine the first review compiles the solver
+        code = proc.wait(30)
     finally:
         os.close(slave)
         if not cut:
