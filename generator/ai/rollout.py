@@ -25,10 +25,10 @@ from typing import NamedTuple
 
 from ..engine.cards import cards_of
 from ..engine.prng import Rng
-from ..engine.rules import hand_points
+from ..engine.rules import HIGH, hand_points
 from ..engine.state import Observation
 from .hard import WEIGHTS, SearchPlayer, Weights
-from .solver import FX_WORK_BUDGET, WORK_BUDGET, run_lows
+from .solver import FX_WORK_BUDGET, WORK_BUDGET, Tables, run_lows
 
 
 class Estimate(NamedTuple):
@@ -204,12 +204,14 @@ def split(mask: int) -> list[int]:
 
 
 def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], leader: int, lead: int,
-            first: int, trump: int, counts_stage1: bool) -> int:
+            first: int, trump: int, counts_stage1: bool, tables: Tables | None = None, mode: int = HIGH) -> int:
     """Play a world's stage 1 out, hands open: ``first`` for the seat to move, then ``policy`` for both.
 
     ``stock`` is the face-up card then the hidden ones, top first. Returns
     ``me``'s tricks less the other seat's from here: those of stage 1 when
-    the scoring counts them, and stage 2's as :func:`estimate` judges them.
+    the scoring counts them, and stage 2's as :func:`estimate` judges them,
+    or, with the endgame ``tables`` and a stage 2 they hold (Small Whist's),
+    exactly: the FX edition's Master (docs/ai.md).
     """
     diff = pos = 0
     while pos < len(stock):
@@ -230,6 +232,10 @@ def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], lead
         pos += 2
         if counts_stage1:
             diff += 1 if leader == me else -1
+    n = sum(m.bit_count() for m in h[me])
+    if tables is not None and n <= tables.k:
+        v = tables.value(h, trump, mode, leader)  # the leader's stage-2 tricks, both playing perfectly
+        return diff + 2 * (v if leader == me else n - v) - n
     return diff + estimate(h[me], h[1 - me], trump, leader == me)
 
 
@@ -273,8 +279,8 @@ def points(obs: Observation, diff: int) -> int:
     return pts[0] - pts[1]
 
 
-def choose(obs: Observation, legal_mask: int, rng: Rng) -> int:
-    """The card with the best total over the sampled worlds (ties: the lowest card)."""
+def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = None) -> int:
+    """The card with the best total over the sampled worlds (ties: the lowest card); ``tables``: see :func:`rollout`."""
     me = obs.player
     mine = split(obs.hand)
     live = split(obs.deck.mask & ~obs.played)
@@ -290,7 +296,8 @@ def choose(obs: Observation, legal_mask: int, rng: Rng) -> int:
         for i, c in enumerate(cands):
             h = [[0] * 4, [0] * 4]
             h[me], h[1 - me] = list(mine), list(theirs)
-            v = rollout(me, h, list(live), [obs.upcard] + hidden, obs.leader, obs.lead, c, obs.trump, counts_stage1)
+            v = rollout(me, h, list(live), [obs.upcard] + hidden, obs.leader, obs.lead, c, obs.trump, counts_stage1,
+                        tables, obs.mode)
             totals[i] += points(obs, v)
     best = max(range(len(cands)), key=lambda i: (totals[i], -i))
     return cands[best]
@@ -302,8 +309,10 @@ def hard(rng: Rng) -> SearchPlayer:
 
 
 def hard_fx(rng: Rng) -> SearchPlayer:
-    """The FX edition's Master: this search in stage 1; in stage 2 the solver down to the endgame
-    tables, exact whenever it ends within :data:`.solver.FX_WORK_BUDGET` (all but a few first leads)."""
+    """The FX edition's Master: this search in stage 1, its rollouts ending in the endgame tables'
+    exact values when they hold stage 2 (Small Whist); in stage 2 the solver down to the tables,
+    exact whenever it ends within :data:`.solver.FX_WORK_BUDGET` (all but a few first leads)."""
     from . import endgame
 
-    return SearchPlayer("hard-fx", lambda obs, legal: choose(obs, legal, rng), FX_WORK_BUDGET, endgame.load())
+    tables = endgame.load()
+    return SearchPlayer("hard-fx", lambda obs, legal: choose(obs, legal, rng, tables), FX_WORK_BUDGET, tables)
