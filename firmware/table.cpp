@@ -379,11 +379,12 @@ void drawHandEnd(const Game& g) {
 
 #if WHIST_FX
 namespace {
-// A card in the game's glyphs, the rank's and the suit's as on a card face, then a space; returns the x after it.
+// A card in the game's glyphs, the rank's and the suit's as on a card face, a row above the text's
+// (the rank glyphs are 7 high: centred on a line of text); returns the x after them, three characters on.
 uint8_t cardGlyphs(uint8_t x, int8_t y, uint8_t card) {
-  gfx::bitmap(x, y, sprites::ranks + rankOf(card) * sprites::RANKS_FRAME_BYTES, sprites::RANKS_W, sprites::RANKS_H);
-  gfx::bitmap(x + 6, y, sprites::suits_small + suitOf(card) * sprites::SUITS_SMALL_FRAME_BYTES, sprites::SUITS_SMALL_W,
-              sprites::SUITS_SMALL_H);
+  gfx::bitmap(x, y - 1, sprites::ranks + rankOf(card) * sprites::RANKS_FRAME_BYTES, sprites::RANKS_W, sprites::RANKS_H);
+  gfx::bitmap(x + 6, y - 1, sprites::suits_small + suitOf(card) * sprites::SUITS_SMALL_FRAME_BYTES,
+              sprites::SUITS_SMALL_W, sprites::SUITS_SMALL_H);
   return x + 3 * gfx::CHAR_W;
 }
 }  // namespace
@@ -397,7 +398,7 @@ bool drawCoach(const Game& g, const uint8_t* coach, uint8_t page) {
     if (e == COACH_KEPT) continue;
     uint8_t row = shown++ - first;  // wraps round above the page's first line: not drawn
     if (row >= COACH_LINES) continue;
-    int8_t y = 9 + row * 8;  // 8 apart: the rank glyphs are 7 high
+    int8_t y = 10 + row * 8;  // 8 apart: the rank glyphs are 7 high
     uint8_t x = gfx::textId(gfx::number(gfx::textId(0, y, text::COACH_TRICK), y, n + k + 1), y, text::COLON);
     if (e == COACH_UNJUDGED) {
       gfx::textId(x, y, text::COACH_UNJUDGED);
@@ -406,7 +407,7 @@ bool drawCoach(const Game& g, const uint8_t* coach, uint8_t page) {
     x = gfx::textId(cardGlyphs(x, y, g.cards[2 * (n + k) + !(e & COACH_LED)]), y, text::COACH_LOST);
     gfx::textId(cardGlyphs(x, y, e & ~COACH_LED), y, text::COACH_KEPT);
   }
-  if (!shown) gfx::textId(0, 9, text::COACH_NONE);
+  if (!shown) gfx::textId(0, 10, text::COACH_NONE);
   bool more = shown > first + COACH_LINES;
   gfx::textId(0, 58, more ? text::COACH_MORE : text::COACH_BACK);
   return more;

@@ -102,15 +102,15 @@ NOTICES = {
 
 
 # The FX edition's coach (firmware/table.cpp drawCoach, app.cpp): after a hand, a page of the stage-2
-# cards that lost a trick against perfect play, a line each, "Trick 17: " then the card played (the
-# game's rank and suit glyphs), LOST, a card that kept the trick, KEPT; and at the easier levels a hint
+# cards that lost a trick against perfect play, a line each: "Trick 17: 2C lost, 8H kept it" ("Trick 17"
+# then COLON, the card played in the game's rank and suit glyphs, LOST, a card that kept the trick, KEPT); and at the easier levels a hint
 # on request (DOWN) on the player's stage-2 turns: the cards that keep the most tricks marked (their
 # corners inverted, as a card just drawn in stage 1 is) and HINT on the top line.
 COACH = {
     "title": "Stage 2: cards that lost a trick",
     "trick": "Trick ",
-    "lost": "lost it, ",
-    "kept": "kept it",
+    "lost": " lost, ",
+    "kept": " kept it",
     "unjudged": "not judged",
     "none": "Every card kept the most tricks",
     "more": "DOWN: next page",

@@ -57,10 +57,11 @@ def _frames(name: str) -> dict[tuple[int, ...], int]:
 
 
 def _card(picture: bytes, x: int, y: int) -> str | None:
-    """The card whose rank and suit glyphs (a card face's) are drawn from (x, y), as the trace names it."""
+    """The card whose rank and suit glyphs (a card face's) are drawn from (x, y - 1), centred on a line
+    of text at y, as the trace names it."""
     def cols(name: str, x0: int) -> tuple[int, ...]:
         w, h = next(s for s in SPECS if s.name == name).frame
-        return tuple(sum(1 << r for r in range(h) if lit(picture, x0 + c, y + r)) for c in range(w))
+        return tuple(sum(1 << r for r in range(h) if lit(picture, x0 + c, y - 1 + r)) for c in range(w))
 
     rank, suit = _frames("ranks").get(cols("ranks", x)), _frames("suits_small").get(cols("suits_small", x + 6))
     return None if rank is None or suit is None else RANKS[rank] + SUITS[suit]
