@@ -1,7 +1,8 @@
 """The FX edition's coach: stage 2 judged on the device exactly as `whist review` judges it.
 
 A hand is played on the FX table through the buttons in the emulator, seat 0's stage-2 cards
-deliberately poor (the lowest it may play), so that some lose tricks (7 in deal COACH_DEAL: two pages). After the hand, the coach's
+deliberately poor (the lowest it may play), so that some lose tricks (7 in deal COACH_DEAL: two pages;
+4 in a low hand of High/low, where the review counts the opponent's tricks). After the hand, the coach's
 pages (DOWN from the scoreboard) are read off the screen, cards and all, and compared line for line
 with the review's stage-2 judgement of the hand's trace (generator/ai/review.py): the same tricks,
 the same cards played, and each card the device says kept the trick one of the review's best cards.
@@ -21,7 +22,8 @@ from generator.targets.buttons import ButtonGame, Device, PoorStage2, booted
 from generator.targets.screenshots import COACH_DEAL, enter_deal
 from generator.targets.screentext import lit, read
 
-pytestmark = [needs_firmware, pytest.mark.xdist_group("fx_coach")]
+pytestmark = needs_firmware
+LOW_DEAL = 7  # High/low scoring: a low hand, in which the poor stage 2 loses 4 tricks (fewest tricks win)
 
 CARD_W = 16  # firmware/table.cpp
 CORNER = [(dx, dy) for dx in range(1, 8) for dy in range(1, 16)]  # a card's corner, as the hint inverts it
@@ -73,12 +75,14 @@ def marked(before: bytes, after: bytes, n: int) -> list[int]:
     return out
 
 
-def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image):
-    with booted(fx_hex, fx=fx_image) as dev:  # a single hand of Classic 52 at Club, deal COACH_DEAL
+@pytest.mark.parametrize("deal,scoring", [(COACH_DEAL, 0), (LOW_DEAL, 3)], ids=["high", "low"])
+def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, deal, scoring):
+    """A single hand of Classic 52 at Club: Last 13 (deal COACH_DEAL), or High/low (a low hand)."""
+    with booted(fx_hex, fx=fx_image) as dev:
         dev.menu("settings")
-        dev.change_settings({"target": 2, "speed": 1})
+        dev.change_settings({"scoring": scoring, "target": 2, "speed": 1})
         dev.tap("B")
-        enter_deal(dev, COACH_DEAL)
+        enter_deal(dev, deal)
         game = ButtonGame(dev, human=PoorStage2())
         game.start()
         size = game.variant.deck.hand_size
@@ -104,7 +108,8 @@ def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image):
     decisions = review_stage2(game.device_lines())
     assert hinted == set(decisions[0].best)
     losses = [d for d in decisions if d.mistake]
-    assert len(losses) > COACH_LINES, "the deal no longer fills more than a page of the coach"
+    assert len(losses) == (7 if deal == COACH_DEAL else 4), "the deal no longer shows what it was chosen for"
+    assert ("mode=low" in "\n".join(game.device_lines())) == (deal == LOW_DEAL)
     assert len(shown) == len(losses), shown
     for line, d in zip(shown, losses):
         head, _, rest = line.partition(": ")  # "Trick 17: 2C lost, 8H kept it"
