@@ -117,3 +117,22 @@ def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, deal, sco
         assert head == f"Trick {d.trick}", line
         assert words[0] == card_name(d.card) and words[1] == COACH["lost"].strip(), line
         assert parse_card(words[2]) in d.best and " " + " ".join(words[3:]) == COACH["kept"], line
+
+
+def test_no_hint_at_pro(fx_hex, fx_image):
+    """At Pro (and Master) DOWN on a stage-2 turn shows nothing: the hint is the easier levels' only."""
+    with booted(fx_hex, fx=fx_image) as dev:
+        dev.menu("settings")
+        dev.change_settings({"target": 2, "ai": 1, "speed": 1})  # Club -> Pro
+        dev.tap("B")
+        enter_deal(dev, COACH_DEAL)
+        game = ButtonGame(dev, human=PoorStage2())
+        game.start()
+        game.play_hand(tricks=game.variant.deck.hand_size)
+        dev.wait_turn()
+        before = dev.emu.screen()
+        dev.tap("DOWN")
+        dev.run(60)
+        after = dev.emu.screen()
+        assert read(after, 0) == read(before, 0) != COACH["hint"]
+        assert not marked(before, after, game.variant.deck.hand_size)
