@@ -112,7 +112,7 @@ COACH = {
     "lost": " lost, ",
     "kept": " kept it",
     "unjudged": "not judged",
-    "none": "Every card kept the most tricks",
+    "none": "No stage-2 card lost a trick",
     "more": "DOWN: next page",
     "back": "DOWN: the scores",
     "next_hand": "A: next  B: menu  DOWN: coach",
