@@ -6,7 +6,8 @@ deliberately poor (the lowest it may play), so that some lose tricks (7 in deal 
 pages (DOWN from the scoreboard) are read off the screen, cards and all, and compared line for line
 with the review's stage-2 judgement of the hand's trace (generator/ai/review.py): the same tricks,
 the same cards played, and each card the device says kept the trick one of the review's best cards.
-On the first stage-2 turn the hint (DOWN, at Club) marks exactly the review's best cards there.
+On the first stage-2 turn the hint (DOWN, at Club) marks exactly the review's best cards there; at
+Pro DOWN shows nothing; a perfect stage 2 (the FX Master's cards) gets "No stage-2 card lost a trick".
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from __future__ import annotations
 import pytest
 
 from conftest import needs_firmware
+from generator.ai.players import make_player
 from generator.ai.review import Decision, Reviewer
 from generator.engine.cards import card_name, parse_card
 from generator.engine.display import COACH, COACH_LINES
+from generator.engine.prng import Rng
+from generator.engine.state import Observation
 from generator.engine.trace import Reader, parse_header
-from generator.targets.buttons import ButtonGame, Device, PoorStage2, booted
+from generator.targets.buttons import ButtonGame, Device, Human, PoorStage2, booted
 from generator.targets.screenshots import COACH_DEAL, enter_deal
 from generator.targets.screentext import lit, read
 
@@ -136,3 +140,32 @@ def test_no_hint_at_pro(fx_hex, fx_image):
         after = dev.emu.screen()
         assert read(after, 0) == read(before, 0) != COACH["hint"]
         assert not marked(before, after, game.variant.deck.hand_size)
+
+
+class PerfectStage2(Human):
+    """Greedy in stage 1; in stage 2 the FX Master's card (hard-fx: exact, from the endgame tables)."""
+
+    def __init__(self) -> None:
+        self.exact = make_player("hard-fx", Rng(1))  # its stage 2 draws nothing from the stream
+
+    def choose(self, obs: Observation, legal: int) -> int:
+        return super().choose(obs, legal) if obs.stage == 1 else self.exact.choose(obs, legal)
+
+
+def test_a_perfect_stage_2_lost_nothing(fx_hex, fx_image, endgame_tables):
+    """Seat 0's stage 2 played perfectly: the coach's page says no card lost a trick, as the review does."""
+    with booted(fx_hex, fx=fx_image) as dev:
+        dev.menu("settings")
+        dev.change_settings({"target": 2, "speed": 1})
+        dev.tap("B")
+        enter_deal(dev, COACH_DEAL)
+        game = ButtonGame(dev, human=PerfectStage2())
+        game.start()
+        game.play_hand()
+        dev.wait_serial("score ")
+        dev.wait_screen("hand_end")
+        dev.read()
+        dev.tap("DOWN")
+        picture = dev.emu.screen()
+        assert [read(picture, y) for y in (0, 10, 18, 58)] == [COACH["title"], COACH["none"], "", COACH["back"]]
+    assert not any(d.mistake for d in review_stage2(game.device_lines()))
