@@ -54,6 +54,10 @@ bool saved;          // a saved game exists (read by toMenu)
 uint8_t settingsRow; // where the settings cursor was left
 bool hidden;         // a hand played on the buttons is under way: its trace waits for its end
 uint8_t pick;        // the computer's next card, searched while the table's pace was on show (NO_CARD: none yet)
+#if WHIST_FX
+uint8_t coach[MAX_HAND];  // the coach's judgement of the person's card in each stage-2 trick (table::COACH_*)
+uint8_t coachPage;        // at the hand's end: 0 the scoreboard, else the coach's page from 1
+#endif
 
 __attribute__((noinline)) void setScreen(Screen s) {  // smaller so (size report)
   screen = s;
@@ -86,7 +90,11 @@ uint8_t aiDelay() { return fast() ? 8 : 24; }
 // has begun: a tap to hurry the pace never plays a card the player has not
 // seen asked for.
 void keepPresses() {
+#if WHIST_FX
+  uint8_t b = buttons::pressedNow() & ~buttons::B;  // DOWN too: the coach's hint, on a stage-2 turn
+#else
   uint8_t b = buttons::pressedNow() & ~(buttons::DOWN | buttons::B);
+#endif
   if (b) {
 #if WHIST_FX
     if (view.speaking()) view.voiceT = 0;  // a press ends the opponent's words (A plays nothing: no turn has begun)
@@ -138,6 +146,9 @@ void toTable(Screen s) {
 // Deals the next hand; a person's hand keeps its trace back until it is over.
 void deal() {
   hidden = game.who[0] == PLAYER_HUMAN;
+#if WHIST_FX
+  memset(coach, table::COACH_UNJUDGED, sizeof coach);
+#endif
   beginHand(game);
 }
 
@@ -170,10 +181,37 @@ void toMenu() {
 
 
 
+#if WHIST_FX
+// The coach: the person's stage-2 card c judged exactly before it is played (whist::coachBest), kept for
+// the page after the hand. The screen stays alive meanwhile (thinkFrame); a press only hurries the pace.
+void judge(uint8_t c) {
+  view.aimed = false;
+  setThinkHook(thinkFrame);
+  uint8_t best = coachBest(game), e = table::COACH_UNJUDGED;
+  int8_t k = best == NO_CARD ? -1 : coachKeeps(game, c);
+  if (k >= 0) e = k ? table::COACH_KEPT : best | (game.lead == NO_CARD ? table::COACH_LED : 0);
+  setThinkHook(nullptr);
+  afterSearch();
+  coach[game.trickNo - handSize(game)] = e;
+}
+
+// The hint: the cards that keep the most tricks marked (at the easier levels, on a stage-2 turn).
+void hint() {
+  if (!(HINT_LEVELS >> game.who[1] & 1) || stockLeft(game) || view.hint) return;
+  setThinkHook(thinkFrame);
+  if (coachBest(game) != NO_CARD) view.markHint(game);
+  setThinkHook(nullptr);
+  afterSearch();
+}
+#endif
+
 // Plays card c for whoever is to move and reacts to what it finished.
 void playCard(uint8_t c) {
   uint8_t mover = turn(game);
   if (hidden && !mover) prefs::logCard(game, c);  // a person's card: in the hand's log first
+#if WHIST_FX
+  if (hidden && !mover && !stockLeft(game)) judge(c);
+#endif
   uint8_t r = play(game, c);
   view.played(game, r, fast());
   bool person = game.who[0] == PLAYER_HUMAN;
@@ -242,6 +280,9 @@ void stepTable() {
   if (view.handOver) {
     uint8_t v[4];
     if (handReason(game, v) == REASON_SLAM) sound::play(SND_WIN);  // a slam's fanfare
+#if WHIST_FX
+    coachPage = 0;
+#endif
     setScreen(HAND_END);
     return;
   }
@@ -259,6 +300,9 @@ void stepTable() {
   view.pending = 0;
   if (press == buttons::LEFT) view.move(game, -1);
   if (press == buttons::RIGHT) view.move(game, 1);
+#if WHIST_FX
+  if (press == buttons::DOWN) hint();
+#endif
   if (press == buttons::A) {
     uint8_t c = view.selectedCard(game);
     if (!isLegal(game, c)) {
@@ -528,7 +572,17 @@ void loop() {
       view.draw(game);
       break;
     case HAND_END:
+#if WHIST_FX
+      if (coachPage) {  // DOWN: the coach's pages, then the scoreboard again
+        bool more = table::drawCoach(game, coach, coachPage - 1);
+        if (buttons::justPressed(buttons::DOWN)) coachPage = more ? coachPage + 1 : 0;
+      } else {
+        table::drawHandEnd(game);
+        if (buttons::justPressed(buttons::DOWN)) coachPage = 1;
+      }
+#else
       table::drawHandEnd(game);
+#endif
       if (buttons::justPressed(buttons::A)) endHand();
       else if (buttons::justPressed(buttons::B) && game.winner == NO_WINNER) toMenu();
       break;

@@ -110,6 +110,10 @@ void message(const Game& g, const View& v) {
     msg = text::LAST_TRICK;
   } else if (v.note) {
     msg = text::FOLLOW_SUIT;
+#if WHIST_FX
+  } else if (v.hint) {
+    msg = text::COACH_HINT;
+#endif
   } else if (v.trickT) {  // the winner, while it is framed (the face-up card slides through this line)
     if (!v.showing() || v.beat()) return;
     msg = text::YOURS + g.last.winner;  // the opponent (seat 1) says whose it is
@@ -188,6 +192,9 @@ void View::played(const Game& g, uint8_t r, bool fast) {
   }
   if (r & HAND_DONE) handOver = true;
   armed = aimed = false;
+#if WHIST_FX
+  hint = 0;
+#endif
   uint8_t n = cardCount(g, 0);
   if (n && selected >= n) selected = n - 1;
 }
@@ -216,6 +223,21 @@ void View::move(const Game& g, int8_t step) {
   if (!n) return;
   selected = (selected + n + step) % n;
 }
+
+#if WHIST_FX
+void View::markHint(const Game& g) {
+  uint8_t hand[MAX_HAND + 1];
+  uint8_t n = sortedHand(g, suitStyle, hand);
+  uint16_t marks = 0;
+  for (uint8_t i = 0; i < n; i++) {
+    if (!isLegal(g, hand[i])) continue;
+    int8_t k = coachKeeps(g, hand[i]);
+    if (k < 0) return;
+    if (k) marks |= 1u << i;
+  }
+  hint = marks;
+}
+#endif
 
 uint8_t View::selectedCard(const Game& g) const {
   uint8_t cards[MAX_HAND + 1];
@@ -291,7 +313,12 @@ void View::draw(const Game& g) {
     bool sel = myTurn && i == selected;
     int8_t y = sel ? (armed ? ARMED_Y : RAISED_Y) : follow && suitOf(c) != suitOf(g.lead) ? LOWERED_Y : HAND_Y;
     drawCard(sel ? x + shake : x, y, c);
+#if WHIST_FX
+    // the card just drawn, or in stage 2 a card the hint marks (it keeps the most tricks): its corner inverted
+    if ((freshT && c == fresh) || (hint >> i & 1)) gfx::fillRect(x + 1, y + 1, 7, 15, gfx::INVERT);
+#else
     if (freshT && c == fresh) gfx::fillRect(x + 1, y + 1, 7, 15, gfx::INVERT);  // the card just drawn: its corner inverted
+#endif
   }
 #if WHIST_FX
   if (speaking()) {  // over the table's middle, the hand still in sight: the portrait, a bubble pointing at it
@@ -343,8 +370,49 @@ void drawHandEnd(const Game& g) {
     gfx::bitmap(108, 22, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
     gfx::textId(110, 40, seatName(g, g.winner));
   }
+#if WHIST_FX
+  gfx::textId(0, 58, g.winner == NO_WINNER ? text::COACH_NEXT_HAND : text::COACH_THE_RESULT);  // DOWN: the coach's page
+#else
   gfx::textId(0, 58, g.winner == NO_WINNER ? text::NEXT_HAND : text::THE_RESULT);
+#endif
 }
+
+#if WHIST_FX
+namespace {
+// A card in the game's glyphs, the rank's and the suit's as on a card face, a row above the text's
+// (the rank glyphs are 7 high: centred on a line of text); returns the x after them, three characters on.
+uint8_t cardGlyphs(uint8_t x, int8_t y, uint8_t card) {
+  gfx::bitmap(x, y - 1, sprites::ranks + rankOf(card) * sprites::RANKS_FRAME_BYTES, sprites::RANKS_W, sprites::RANKS_H);
+  gfx::bitmap(x + 6, y - 1, sprites::suits_small + suitOf(card) * sprites::SUITS_SMALL_FRAME_BYTES,
+              sprites::SUITS_SMALL_W, sprites::SUITS_SMALL_H);
+  return x + 3 * gfx::CHAR_W;
+}
+}  // namespace
+
+bool drawCoach(const Game& g, const uint8_t* coach, uint8_t page) {
+  gfx::textId(0, 0, text::COACH_TITLE);
+  gfx::hline(0, 7, 128);
+  uint8_t n = handSize(g), shown = 0, first = page * COACH_LINES;
+  for (uint8_t k = 0; k < n; k++) {
+    uint8_t e = coach[k];
+    if (e == COACH_KEPT) continue;
+    uint8_t row = shown++ - first;  // wraps round above the page's first line: not drawn
+    if (row >= COACH_LINES) continue;
+    int8_t y = 10 + row * 8;  // 8 apart: the rank glyphs are 7 high
+    uint8_t x = gfx::textId(gfx::number(gfx::textId(0, y, text::COACH_TRICK), y, n + k + 1), y, text::COLON);
+    if (e == COACH_UNJUDGED) {
+      gfx::textId(x, y, text::COACH_UNJUDGED);
+      continue;
+    }
+    x = gfx::textId(cardGlyphs(x, y, g.cards[2 * (n + k) + !(e & COACH_LED)]), y, text::COACH_LOST);
+    gfx::textId(cardGlyphs(x, y, e & ~COACH_LED), y, text::COACH_KEPT);
+  }
+  if (!shown) gfx::textId(0, 10, text::COACH_NONE);
+  bool more = shown > first + COACH_LINES;
+  gfx::textId(0, 58, more ? text::COACH_MORE : text::COACH_BACK);
+  return more;
+}
+#endif
 
 void drawGameOver(const Game& g) {
   // (only a game on the buttons ends here)

@@ -39,6 +39,12 @@ struct View {
     voiceT = 150;
   }
   bool speaking() const { return voiceT && !trickT; }
+  // The coach's hint (DOWN on a stage-2 turn at the easier levels): bit i set when the i-th card shown
+  // keeps the most tricks; cleared when a card is played.
+  uint16_t hint;
+  // Marks the cards that keep the most tricks, after whist::coachBest on this position (nothing if the
+  // search runs out of its budget).
+  void markHint(const whist::Game& g);
 #endif
 
   void reset(uint8_t style);
@@ -73,6 +79,14 @@ struct View {
   void drawMessage(const whist::Game& g) const;
 };
 
+#if WHIST_FX
+// The coach's judgement of the person's card in each stage-2 trick of the hand (app.cpp): a card that
+// kept the trick better | COACH_LED when the person led; the card played is the hand's record's.
+constexpr uint8_t COACH_KEPT = 0xFE, COACH_UNJUDGED = 0xFF, COACH_LED = 0x40;
+// Page `page` (from 0) of the coach after a hand: a line per stage-2 card that lost a trick (or was not
+// judged: the hand was resumed there, or the search ran out of its budget); true if more pages follow.
+bool drawCoach(const whist::Game& g, const uint8_t* coach, uint8_t page);
+#endif
 // A card face with its rank and suit, 16x24 at (x, y).
 void drawCard(int8_t x, int8_t y, uint8_t card);
 // The scoreboard after a hand, with the reason for its points (a slam: the title inverted).

@@ -59,6 +59,9 @@ LEVEL_NAMES: dict[str, tuple[str, str]] = {
 # The level a first game on the device is played at (the serial `play`
 # command keeps its own default, protocol.DEFAULTS).
 FIRST_LEVEL = "original"
+# The levels at which the FX edition's coach shows, on request during stage 2, the cards that keep the
+# most tricks (the easier three: at Pro and Master the player is on their own).
+HINT_LEVELS: tuple[str, ...] = ("random", "greedy", "original")
 HUMAN = "human"  # the trace name of a seat played by a person
 
 

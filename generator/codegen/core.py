@@ -20,7 +20,7 @@ from ..engine import cards, display, prng, rules
 from ..ai import endgame, hard, original, rollout, solver
 
 from . import protocol, tracetext
-from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL
+from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL, HINT_LEVELS
 
 TEMPLATES = Path(__file__).parent / "templates"
 CORE_FILES = ("whist_core.h", "whist_core.cpp")
@@ -79,6 +79,8 @@ def core_context() -> dict:
         "decks": decks,
         "scorings": scorings,
         "players": players,
+        "hint_levels": sum(1 << players.index(p) for p in HINT_LEVELS),
+        "coach_lines": display.COACH_LINES,
         "high": rules.HIGH,
         "low": rules.LOW,
         "xorshift": prng.XORSHIFT,

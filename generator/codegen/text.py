@@ -127,11 +127,20 @@ def voice_texts() -> list[tuple[str, str]]:
             for i, t in enumerate(persona.LINES[p][m])]
 
 
+def coach_texts() -> list[tuple[str, str]]:
+    """The coach's texts, COACH_<kind> (display.COACH; the FX edition's only: it alone has the coach)."""
+    out = [(f"COACH_{kind.upper()}", t) for kind, t in display.COACH.items()]
+    for name, t in out:
+        if len(t) > display.HELP_WIDTH:
+            raise TextError(f"text {name} is wider than the screen's {display.HELP_WIDTH} characters: {t!r}")
+    return out
+
+
 def texts(assets_dir: Path, fx: bool = False) -> list[tuple[str, str]]:
     """(id, text) of every text in id order: the screen's, then what goes out over USB
-    serial (tracetext.py; TRACE_*); with ``fx`` the FX edition's (its Master named hard-fx)
-    and the opponents' lines last."""
-    out = screen_texts(assets_dir) + tracetext.texts(fx) + (voice_texts() if fx else [])
+    serial (tracetext.py; TRACE_*); with ``fx`` the FX edition's (its Master named hard-fx),
+    the opponents' lines and the coach's texts last."""
+    out = screen_texts(assets_dir) + tracetext.texts(fx) + (voice_texts() + coach_texts() if fx else [])
     seen: set[str] = set()
     for name, _ in out:
         if name in seen:

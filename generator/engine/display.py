@@ -101,6 +101,27 @@ NOTICES = {
 }
 
 
+# The FX edition's coach (firmware/table.cpp drawCoach, app.cpp): after a hand, a page of the stage-2
+# cards that lost a trick against perfect play, a line each: "Trick 17: 2C lost, 8H kept it" ("Trick 17"
+# then COLON, the card played in the game's rank and suit glyphs, LOST, a card that kept the trick, KEPT); and at the easier levels a hint
+# on request (DOWN) on the player's stage-2 turns: the cards that keep the most tricks marked (their
+# corners inverted, as a card just drawn in stage 1 is) and HINT on the top line.
+COACH = {
+    "title": "Stage 2: cards that lost a trick",
+    "trick": "Trick ",
+    "lost": " lost, ",
+    "kept": " kept it",
+    "unjudged": "not judged",
+    "none": "No stage-2 card lost a trick",
+    "more": "DOWN: next page",
+    "back": "DOWN: the scores",
+    "next_hand": "A: next  B: menu  DOWN: coach",
+    "the_result": "A: the result  DOWN: coach",
+    "hint": "Hint: the marked cards are best",
+}
+COACH_LINES = 6  # loss lines on a page of the coach
+
+
 def notice_kind(scoring, mode: int) -> str:
     """The kind of :data:`NOTICES` that says what scores in this hand's stage 2."""
     if scoring.counts_stage1:

@@ -17,10 +17,11 @@ from pathlib import Path
 from ..ai.basic import GreedyPlayer
 from ..ai.players import HUMAN, seats
 from ..codegen.protocol import MARK_TURN
-from ..engine.cards import SUITS, parse_card, suit_of
+from ..engine.cards import SUITS, cards_of, parse_card, rank_of, suit_of
 from ..engine.display import suit_order
 from ..engine.game import play_game
 from ..engine.rules import Variant
+from ..engine.state import Observation
 from .emulator import Backend, Emulator, FxImage
 
 # Screen ids the firmware writes to GPIOR0 on each change (enum Screen in firmware/app.cpp).
@@ -36,6 +37,16 @@ class Human(GreedyPlayer):
     """The engine's stand-in for the person at the buttons: greedy choices, traced as the human."""
 
     name = HUMAN
+
+
+class PoorStage2(Human):
+    """The stand-in with a poor stage 2: the lowest card it may play (lowest rank, then S H D C), which
+    throws tricks away, so that the FX edition's coach has losses to show (its test and screenshots)."""
+
+    def choose(self, obs: Observation, legal: int) -> int:
+        if obs.stage == 1:
+            return super().choose(obs, legal)
+        return min(cards_of(legal), key=lambda c: (rank_of(c), suit_of(c)))
 
 
 class Device:
@@ -149,10 +160,11 @@ class ButtonGame:
     that may be played, else on the leftmost card that may.
     """
 
-    def __init__(self, device: Device, style: str = "alternate", clicks: int = 1) -> None:
+    def __init__(self, device: Device, style: str = "alternate", clicks: int = 1, human: Human | None = None) -> None:
         self.dev = device
         self.style = style
         self.clicks = clicks  # A presses to play a card: 2 with single-click play off
+        self.human = human or Human()  # who picks seat 0's cards (traced as the human)
 
     def start(self, hand: int = 1) -> None:
         """After Play (or Continue at `hand`): read the game header, play the game in the engine."""
@@ -163,7 +175,7 @@ class ButtonGame:
         fields = dict(kv.split("=") for kv in header.split()[2:])
         self.seed = int(fields["seed"])
         self.variant = Variant.make(int(fields["deck"]), fields["scoring"], int(fields["target"]))
-        self.want = play_game(self.seed, self.variant, seats(self.seed, (Human(), fields["p1"]))).lines
+        self.want = play_game(self.seed, self.variant, seats(self.seed, (self.human, fields["p1"]))).lines
         self.hand = hand
         self._new_hand()
 
@@ -265,7 +277,8 @@ def booted(hex_path: str | Path, *, adc_seed: int = 1, backend: Backend | None =
 @contextmanager
 def button_game(hex_path: str | Path, *, adc_seed: int = 1, backend: Backend | None = None,
                 eeprom: bytes | None = None, settings: dict[str, int] | None = None,
-                style: str = "alternate", clicks: int = 1, fx: FxImage | None = None) -> Iterator[ButtonGame]:
+                style: str = "alternate", clicks: int = 1, fx: FxImage | None = None,
+                human: Human | None = None) -> Iterator[ButtonGame]:
     """Boot ``hex_path``, change ``settings`` (RIGHT presses per row, see :meth:`Device.change_settings`),
     choose Play and start a :class:`ButtonGame` on its first hand; the emulator closes on exit."""
     with booted(hex_path, adc_seed=adc_seed, backend=backend, eeprom=eeprom, fx=fx) as dev:
@@ -274,6 +287,6 @@ def button_game(hex_path: str | Path, *, adc_seed: int = 1, backend: Backend | N
             dev.change_settings(settings)
             dev.tap("B")
         dev.menu("play")
-        game = ButtonGame(dev, style, clicks)
+        game = ButtonGame(dev, style, clicks, human)
         game.start()
         yield game

@@ -445,4 +445,5 @@ def moved_report(classic_elf: Path, fx_elf: Path) -> str:
     (classic, _), (fx, _) = elf_size(classic_elf), elf_size(fx_elf)
     return (f"moved to the chip: {freed:,} B (texts, font and sprites: {moved:,} B of the classic edition's "
             f"program, less {reading:,} B of the FX edition's code that reads them; its program is "
-            f"{classic - fx:,} B smaller in all, its saves on the chip included)")
+            f"{abs(classic - fx):,} B {'smaller' if classic >= fx else 'larger'} in all, its saves on the chip "
+            "included, and what only it has)")

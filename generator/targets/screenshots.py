@@ -5,7 +5,8 @@ the buttons, plays as a person would (:mod:`.buttons`) and saves each screen
 as a PNG: each step of a stage-1 trick at the normal speed (and the whole
 trick as a GIF), the computer thinking, a slam's scoreboard, and the
 opponent's six moods cut from the frames that showed them. With ``--fx
-PACKAGE`` it takes the FX edition's from its .arduboy (``fx_*.png``).
+PACKAGE`` it takes the FX edition's from its .arduboy (``fx_*.png``), its
+coach included.
 """
 
 from __future__ import annotations
@@ -18,14 +19,18 @@ from PIL import Image
 from ..ai.persona import OPPONENTS
 from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 from ..codegen.sprites import SPECS
-from .buttons import SCREEN, ButtonGame, Device
+from ..engine.display import COACH
+from .buttons import SCREEN, ButtonGame, Device, PoorStage2
 from .emulator import Backend, Emulator, EmulatorError, backend, frame_to_image, save_gif
-from .screentext import HAND_END_FACE, MOODS, TABLE_FACE, mood
+from .screentext import HAND_END_FACE, MOODS, TABLE_FACE, mood, read
 
 
 # The deals the pictures are taken from (found with the engine: Human against Master): in 2 the
 # computer leads the first trick of a Classic hand; in 3 it takes every trick of a Small Whist hand.
 LEADS_FIRST, SLAM = 2, 3
+# A single Classic hand at Club in which seat 0's poor stage 2 (buttons.PoorStage2) loses 7 tricks:
+# two pages of the FX coach.
+COACH_DEAL = 105
 
 
 def enter_deal(dev: Device, seed: int, last: int = 0, has_save: bool = False) -> None:
@@ -159,11 +164,42 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
     return saved
 
 
+def take_coach(hex_file: Path, fx, save: Saver, emulator: Backend | None = None) -> None:
+    """The FX coach in a single hand of Classic 52 at Club (deal COACH_DEAL), seat 0 played with a poor stage 2
+    (:class:`.buttons.PoorStage2`): the hint on its first stage-2 turn (``fx_hint``), the scoreboard
+    (``fx_hand_end``) and the coach's first page (``fx_coach``)."""
+    with Emulator(hex_file, adc_seed=5, backend=emulator, fx=fx) as emu:
+        dev = Device(emu)
+        dev.boot()
+        dev.menu("settings")
+        dev.change_settings({"target": 2, "speed": 1})
+        dev.tap("B")
+        enter_deal(dev, COACH_DEAL)
+        game = ButtonGame(dev, human=PoorStage2())
+        game.start()
+        game.play_hand(tricks=game.variant.deck.hand_size)
+        dev.wait_turn()
+        dev.tap("DOWN")
+        for _ in range(600):  # the hint's search
+            if read(emu.screen(), 0) == COACH["hint"]:
+                break
+            dev.run(1)
+        save(emu.screen(), "hint")
+        dev.waiting = True  # the turn goes on
+        game.play_hand()
+        dev.wait_serial("score ")
+        dev.wait_screen("hand_end")
+        save(emu.screen(), "hand_end")
+        dev.tap("DOWN")
+        save(emu.screen(), "coach")
+
+
 def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
     """The FX edition from its .arduboy package, as a player loads it (ProjectABE reads the package's
     data image the same way): the title, the menu, the rules and a table, as ``fx_*.png``; each
     opponent greeting a hand, ``fx_opponent_NAME.png`` (and all of them four times larger,
-    ``fx_opponents.png``); and ``fx_no_data.png``, its hex run without the data."""
+    ``fx_opponents.png``); the coach (:func:`take_coach`); and ``fx_no_data.png``, its hex run
+    without the data."""
     from .arduboyfile import read
 
     program = read(package)
@@ -205,6 +241,7 @@ def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: 
         path = save.out / "fx_opponents.png"
         strip.resize((strip.width * 4, strip.height * 4), Image.NEAREST).save(path, format="PNG")
         save.saved += ones.saved + [path]
+        take_coach(hex_file, program.fx, save, emulator)
         with Emulator(hex_file, backend=emulator) as emu:  # no chip data
             emu.run_ms(500)
             save(emu.screen(), "no_data")

@@ -3,7 +3,9 @@
 Tests and the screenshot script ask what a line says (``read(picture, 0)`` is the table's top
 line) instead of comparing whole pictures: the font is ``assets/font.png`` as the generator packs
 it, a glyph is 3 lit columns of 6 rows on a 4-pixel advance, as ``gfx::text`` draws it. The same
-way ``mood(picture, *TABLE_FACE)`` names the face shown, by the frames of ``assets/face.png``.
+way ``mood(picture, *TABLE_FACE)`` names the face shown, by the frames of ``assets/face.png``, and
+``read(picture, y, cards=True)`` reads the FX coach's lines, whose cards are drawn in the rank and suit
+glyphs of a card face (``assets/ranks.png``, ``assets/suits_small.png``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from ..codegen.sprites import SPECS, load
+from ..engine.cards import RANKS, SUITS
 from .emulator import HEIGHT, WIDTH
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -43,11 +46,39 @@ def _cell(picture: bytes, x: int, y: int, ink: bool) -> tuple[int, ...]:
     return tuple(sum(1 << r for r in range(CHAR_H) if lit(picture, x + c, y + r) == ink) for c in range(CHAR_W - 1))
 
 
-def read(picture: bytes, y: int, x: int = 0, n: int = (WIDTH + 1) // CHAR_W, ink: bool = True) -> str:
+@cache
+def _frames(name: str) -> dict[tuple[int, ...], int]:
+    """The columns of each frame of sprite ``name`` (bit r = row r lit) -> the frame's number."""
+    spec = next(s for s in SPECS if s.name == name)
+    sprite = load(spec, ASSETS / f"{name}.png")
+    w, h = spec.frame
+    return {tuple(sprite.data[i * sprite.frame_bytes + c] & ((1 << h) - 1) for c in range(w)): i
+            for i in range(sprite.frames)}
+
+
+def _card(picture: bytes, x: int, y: int) -> str | None:
+    """The card whose rank and suit glyphs (a card face's) are drawn from (x, y - 1), centred on a line
+    of text at y, as the trace names it."""
+    def cols(name: str, x0: int) -> tuple[int, ...]:
+        w, h = next(s for s in SPECS if s.name == name).frame
+        return tuple(sum(1 << r for r in range(h) if lit(picture, x0 + c, y - 1 + r)) for c in range(w))
+
+    rank, suit = _frames("ranks").get(cols("ranks", x)), _frames("suits_small").get(cols("suits_small", x + 6))
+    return None if rank is None or suit is None else RANKS[rank] + SUITS[suit]
+
+
+def read(picture: bytes, y: int, x: int = 0, n: int = (WIDTH + 1) // CHAR_W, ink: bool = True,
+         cards: bool = False) -> str:
     """The ``n`` characters from (x, y) (an unknown cell is ``?``), trailing spaces dropped;
-    ``ink=False`` reads dark text on a lit bar (the screens' titles)."""
+    ``ink=False`` reads dark text on a lit bar (the screens' titles); with ``cards`` a card drawn in
+    a card face's glyphs over three cells (the coach's lines) reads as its trace name and a space."""
     glyphs = _glyphs()
-    return "".join(glyphs.get(_cell(picture, x + i * CHAR_W, y, ink), "?") for i in range(n)).rstrip()
+    out, i = [], 0
+    while i < n:
+        card = _card(picture, x + i * CHAR_W, y) if cards else None
+        out.append(card + " " if card else glyphs.get(_cell(picture, x + i * CHAR_W, y, ink), "?"))
+        i += 3 if card else 1
+    return "".join(out).rstrip()
 
 
 @cache

@@ -1,0 +1,171 @@
+"""The FX edition's coach: stage 2 judged on the device exactly as `whist review` judges it.
+
+A hand is played on the FX table through the buttons in the emulator, seat 0's stage-2 cards
+deliberately poor (the lowest it may play), so that some lose tricks (7 in deal COACH_DEAL: two pages;
+4 in a low hand of High/low, where the review counts the opponent's tricks). After the hand, the coach's
+pages (DOWN from the scoreboard) are read off the screen, cards and all, and compared line for line
+with the review's stage-2 judgement of the hand's trace (generator/ai/review.py): the same tricks,
+the same cards played, and each card the device says kept the trick one of the review's best cards.
+On the first stage-2 turn the hint (DOWN, at Club) marks exactly the review's best cards there; at
+Pro DOWN shows nothing; a perfect stage 2 (the FX Master's cards) gets "No stage-2 card lost a trick".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import needs_firmware
+from generator.ai.players import make_player
+from generator.ai.review import Decision, Reviewer
+from generator.engine.cards import card_name, parse_card
+from generator.engine.display import COACH, COACH_LINES
+from generator.engine.prng import Rng
+from generator.engine.state import Observation
+from generator.engine.trace import Reader, parse_header
+from generator.targets.buttons import ButtonGame, Device, Human, PoorStage2, booted
+from generator.targets.screenshots import COACH_DEAL, enter_deal
+from generator.targets.screentext import lit, read
+
+pytestmark = needs_firmware
+LOW_DEAL = 7  # High/low scoring: a low hand, in which the poor stage 2 loses 4 tricks (fewest tricks win)
+
+CARD_W = 16  # firmware/table.cpp
+CORNER = [(dx, dy) for dx in range(1, 8) for dy in range(1, 16)]  # a card's corner, as the hint inverts it
+
+
+def review_stage2(lines: list[str]) -> list[Decision]:
+    """`whist review`'s stage-2 decisions for seat 0 (the person) of the trace's first hand."""
+    seed, variant, names = parse_header(lines[0])
+    reader = Reader()
+    played = None
+    for n, line in enumerate(lines, 1):
+        played = reader.feed(n, line) or played
+    assert played is not None, "no whole hand in the trace"
+    return Reviewer(seed, variant, names, seat=0, duplicate=False).review(played).stage2
+
+
+def coach_pages(dev: Device) -> list[str]:
+    """From the scoreboard, DOWN through the coach's pages and back to the scoreboard: every line shown."""
+    scoreboard = read(dev.emu.screen(), 58)
+    lines: list[str] = []
+    for _ in range(4):
+        dev.tap("DOWN")
+        picture = dev.emu.screen()
+        assert read(picture, 0) == COACH["title"]
+        lines += [t for t in (read(picture, 10 + 8 * i, cards=True) for i in range(COACH_LINES)) if t]
+        if read(picture, 58) == COACH["back"]:
+            break
+        assert read(picture, 58) == COACH["more"]
+    dev.tap("DOWN")
+    assert read(dev.emu.screen(), 58) == scoreboard
+    return lines
+
+
+def card_x(i: int, n: int) -> int:
+    """Left edge of the i-th of n cards in the hand (table.cpp's layout)."""
+    step = 9 if n > 12 else 10
+    return (128 - CARD_W - step * (n - 1)) // 2 + i * step
+
+
+def marked(before: bytes, after: bytes, n: int) -> list[int]:
+    """The hand's positions that the hint marked: the card's rank-and-suit corner inverted."""
+    out = []
+    for i in range(n):
+        x = card_x(i, n)
+        for y in (40, 35, 32, 45):  # as dealt, raised, armed, lowered (table.cpp)
+            if all(lit(after, x + dx, y + dy) != lit(before, x + dx, y + dy) for dx, dy in CORNER):
+                out.append(i)
+                break
+    return out
+
+
+@pytest.mark.parametrize("deal,scoring", [(COACH_DEAL, 0), (LOW_DEAL, 3)], ids=["high", "low"])
+def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, deal, scoring):
+    """A single hand of Classic 52 at Club: Last 13 (deal COACH_DEAL), or High/low (a low hand)."""
+    with booted(fx_hex, fx=fx_image) as dev:
+        dev.menu("settings")
+        dev.change_settings({"scoring": scoring, "target": 2, "speed": 1})
+        dev.tap("B")
+        enter_deal(dev, deal)
+        game = ButtonGame(dev, human=PoorStage2())
+        game.start()
+        size = game.variant.deck.hand_size
+        game.play_hand(tricks=size)  # stage 1
+        dev.wait_turn()
+        lead = game.lines[game.next].split()[2]  # "0:card" when the person leads, else the computer's lead
+        order = game.aim(None if lead.startswith("0:") else parse_card(lead[2:]))
+        before = dev.emu.screen()
+        dev.tap("DOWN")
+        for _ in range(600):
+            if read(dev.emu.screen(), 0) == COACH["hint"]:
+                break
+            dev.run(1)
+        after = dev.emu.screen()
+        assert read(after, 0) == COACH["hint"]
+        hinted = {order[i] for i in marked(before, after, len(order))}
+        dev.waiting = True  # the turn is still on: play_hand presses on
+        game.play_hand()
+        dev.wait_serial("score ")
+        dev.wait_screen("hand_end")
+        dev.read()
+        shown = coach_pages(dev)
+    decisions = review_stage2(game.device_lines())
+    assert hinted == set(decisions[0].best)
+    losses = [d for d in decisions if d.mistake]
+    assert len(losses) == (7 if deal == COACH_DEAL else 4), "the deal no longer shows what it was chosen for"
+    assert ("mode=low" in "\n".join(game.device_lines())) == (deal == LOW_DEAL)
+    assert len(shown) == len(losses), shown
+    for line, d in zip(shown, losses):
+        head, _, rest = line.partition(": ")  # "Trick 17: 2C lost, 8H kept it"
+        words = rest.split()
+        assert head == f"Trick {d.trick}", line
+        assert words[0] == card_name(d.card) and words[1] == COACH["lost"].strip(), line
+        assert parse_card(words[2]) in d.best and " " + " ".join(words[3:]) == COACH["kept"], line
+
+
+def test_no_hint_at_pro(fx_hex, fx_image):
+    """At Pro (and Master) DOWN on a stage-2 turn shows nothing: the hint is the easier levels' only."""
+    with booted(fx_hex, fx=fx_image) as dev:
+        dev.menu("settings")
+        dev.change_settings({"target": 2, "ai": 1, "speed": 1})  # Club -> Pro
+        dev.tap("B")
+        enter_deal(dev, COACH_DEAL)
+        game = ButtonGame(dev, human=PoorStage2())
+        game.start()
+        game.play_hand(tricks=game.variant.deck.hand_size)
+        dev.wait_turn()
+        before = dev.emu.screen()
+        dev.tap("DOWN")
+        dev.run(60)
+        after = dev.emu.screen()
+        assert read(after, 0) == read(before, 0) != COACH["hint"]
+        assert not marked(before, after, game.variant.deck.hand_size)
+
+
+class PerfectStage2(Human):
+    """Greedy in stage 1; in stage 2 the FX Master's card (hard-fx: exact, from the endgame tables)."""
+
+    def __init__(self) -> None:
+        self.exact = make_player("hard-fx", Rng(1))  # its stage 2 draws nothing from the stream
+
+    def choose(self, obs: Observation, legal: int) -> int:
+        return super().choose(obs, legal) if obs.stage == 1 else self.exact.choose(obs, legal)
+
+
+def test_a_perfect_stage_2_lost_nothing(fx_hex, fx_image, endgame_tables):
+    """Seat 0's stage 2 played perfectly: the coach's page says no card lost a trick, as the review does."""
+    with booted(fx_hex, fx=fx_image) as dev:
+        dev.menu("settings")
+        dev.change_settings({"target": 2, "speed": 1})
+        dev.tap("B")
+        enter_deal(dev, COACH_DEAL)
+        game = ButtonGame(dev, human=PerfectStage2())
+        game.start()
+        game.play_hand()
+        dev.wait_serial("score ")
+        dev.wait_screen("hand_end")
+        dev.read()
+        dev.tap("DOWN")
+        picture = dev.emu.screen()
+        assert [read(picture, y) for y in (0, 10, 18, 58)] == [COACH["title"], COACH["none"], "", COACH["back"]]
+    assert not any(d.mistake for d in review_stage2(game.device_lines()))
