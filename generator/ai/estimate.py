@@ -41,7 +41,8 @@ from ..engine.prng import Rng
 from ..engine.rules import HIGH, Variant, hand_points
 from ..engine.state import HandState, Observation
 from . import expert, rollout
-from .native import exact_value
+from .hard import WEIGHTS
+from .native import exact_value, stage1_playout
 from .solver import follower_wins, split
 
 CHOOSE_DEALS = 16  # deals every candidate is played in
@@ -113,7 +114,20 @@ def deal_points(obs: Observation, theirs: int, stock: list[int], first: int, var
     live = split(variant.deck.mask & ~obs.played)
     cards = [obs.upcard] + stock
     won = list(obs.tricks[0])
-    leader, lead, pos = obs.leader, obs.lead, 0
+    leader = stage1_playout(h, live, cards, trump, obs.leader, obs.lead, first, WEIGHTS, won)
+    if leader is None:
+        leader = play_stage1(h, live, cards, trump, obs.leader, obs.lead, first, won)
+    own = stage2_tricks(h, trump, obs.mode, leader, me)
+    n = sum(m.bit_count() for m in h[me])
+    so_far = (won[me], won[1 - me]) if obs.scoring.counts_stage1 else (0, 0)
+    return net_points(variant, obs.mode, me, (so_far[0] + own, so_far[1] + n - own))
+
+
+def play_stage1(h: list[list[int]], live: list[int], cards: list[int], trump: int, leader: int, lead: int,
+                first: int, won: list[int]) -> int:
+    """:func:`deal_points`' stage 1 in Python, without a C compiler (native.stage1_playout is the same
+    in C): ``first``, then Master's rollout rule for both seats; returns stage 2's leader."""
+    pos = 0
     while pos < len(cards):
         p = leader if lead < 0 else 1 - leader
         c = first if first >= 0 else rollout.policy(h[p], live, cards[pos], trump, lead)
@@ -131,10 +145,7 @@ def deal_points(obs: Observation, theirs: int, stock: list[int], first: int, var
         h[leader][take // 13] |= 1 << take % 13
         h[1 - leader][draw // 13] |= 1 << draw % 13
         pos, lead = pos + 2, -1
-    own = stage2_tricks(h, trump, obs.mode, leader, me)
-    n = sum(m.bit_count() for m in h[me])
-    so_far = (won[me], won[1 - me]) if obs.scoring.counts_stage1 else (0, 0)
-    return net_points(variant, obs.mode, me, (so_far[0] + own, so_far[1] + n - own))
+    return leader
 
 
 def candidate_of(cands: list[int], card: int) -> int:

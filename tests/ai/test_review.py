@@ -12,8 +12,9 @@ from generator.ai import rollout
 from generator.ai.hard import stage2_choice
 from generator.ai.players import HUMAN, make_player, seats
 from generator.ai import expert
-from generator.ai.estimate import CHOOSE_DEALS, SHORTLIST, SHORTLIST_DEALS, deal_points, t95
-from generator.ai.native import python_exact_value
+from generator.ai.estimate import CHOOSE_DEALS, SHORTLIST, SHORTLIST_DEALS, deal_points, play_stage1, t95
+from generator.ai.hard import WEIGHTS
+from generator.ai.native import available as native_available, python_exact_value, stage1_playout
 from generator.ai.review import LINE_TRICKS, Decision, Exact, ReviewError, Session, net_points
 from generator.ai.solver import split
 from generator.ai.stage2 import perfect_line
@@ -448,3 +449,34 @@ def test_a_sampled_deal_is_played_as_the_game_would_play_it(scoring):
                 checked += 1
             st.apply(c)
     assert checked > 100
+
+
+def test_the_compiled_stage1_playout_plays_the_python_rule_card_for_card():
+    """native.stage1_playout (C) and estimate.play_stage1 (without a compiler) end every sampled stage 1 with
+    the same hands, tricks and leader, from every candidate of every stage-1 decision of 52-card hands."""
+    rng = Rng(5)
+    checked = 0
+    for seed in range(1, 5):
+        lines = play_game(seed, LAST13, seats(seed, ("greedy", "hard"))).lines
+        reader = trace.Reader()
+        hand = [h for n, line in enumerate(lines, 1) if (h := reader.feed(n, line)) is not None][0]
+        st = HandState(LAST13.deck, LAST13.scoring, hand.state.deal)
+        for c in (c for t in hand.state.history for c in (t.lead, t.follow)):
+            if not st.stock_left:
+                break
+            obs = st.observation(st.turn)
+            theirs, stock = expert.sample_world(obs, expert.void_rules(obs), rng)
+            for first in expert.candidates(obs, st.legal_mask()):
+                ends = []
+                for play in ("c", "python"):
+                    h = [split(obs.hand), split(obs.opp_taken | theirs)]
+                    if obs.player == 1:
+                        h.reverse()
+                    live, won = split(LAST13.deck.mask & ~obs.played), list(obs.tricks[0])
+                    args = (h, live, [obs.upcard] + stock, obs.trump, obs.leader, obs.lead, first)
+                    leader = stage1_playout(*args, WEIGHTS, won) if play == "c" else play_stage1(*args, won)
+                    ends.append((h, live, won, leader))
+                assert ends[0] == ends[1]
+                checked += 1
+            st.apply(c)
+    assert checked > 200
