@@ -27,9 +27,19 @@ screens miss real blunders):
    is, if anything, flattered, so such a card is seldom a quarter point
    worse).
 
-The 95% range is Student's, its spread taken from both sets of deals' paired
-differences (the choosing deals bias the mean, not the spread), which keeps
-it steady when most deals score the two cards alike.
+The spread of the paired differences is taken from both sets of deals (the
+choosing deals bias the mean, not the spread), which keeps it steady when
+most deals score the two cards alike. Two 95% ranges come from it, both
+Student's:
+
+- whether the card surely cost something: the range of the true cost (the
+  average over every deal the seat could have faced), from the cost's own
+  standard error; the review lists a card only when it lies above nothing;
+- the range printed: where the average over :data:`AGAIN` fresh deals would
+  fall, the cost's variance and a re-measurement's added. A player who
+  checks a figure by measuring it again sees it inside 19 times in 20; a
+  range of the true cost alone would hold such a check far less often (its
+  own luck comes on top), and it holds the true cost at least as often.
 """
 
 from __future__ import annotations
@@ -51,6 +61,7 @@ SHORTLIST_DEALS = 40
 SPREAD_GOAL = 0.2  # points: the standard error the measuring deals aim at
 FEWEST, MOST = 24, 240  # measuring deals at least and at most
 AHEAD = 0.25  # points: a card played this far ahead of its rival in the choosing deals gets the fewest
+AGAIN = 200  # the fresh deals of the re-measurement the printed range is for
 Z95 = 1.959964
 
 
@@ -63,9 +74,11 @@ class Measured:
     choice: int  # the candidate the choosing deals like best
     rival: int  # the best candidate other than the one played (-1: no other)
     cost: float = 0.0  # the rival's mean points less the played card's over the measuring deals
-    low: float = 0.0  # its 95% range
+    low: float = 0.0  # where a re-measurement over AGAIN fresh deals falls 19 times in 20
     high: float = 0.0
+    sure: bool = False  # the 95% range of the true cost lies above nothing
     variance: float = 0.0  # of ``cost`` (the squared standard error), for a stage's total
+    deal_variance: float = 0.0  # of one deal's difference: a re-measurement's variance is this over AGAIN
     measured: int = 0  # measuring deals
 
 
@@ -185,10 +198,12 @@ def measure(state: HandState, seat: int, played: int, cands: list[int], rng: Rng
     fresh = [a - b for a, b in (deal_scores([m.rival, played]) for _ in range(n))]
     m.measured = n
     m.cost = sum(fresh) / n
-    spread = squares(first) + squares(fresh)
     df = len(first) + n - 2
-    m.variance = spread / df / n
-    half = t95(df) * math.sqrt(m.variance)
+    m.deal_variance = (squares(first) + squares(fresh)) / df
+    m.variance = m.deal_variance / n
+    t = t95(df)
+    m.sure = m.cost > t * math.sqrt(m.variance)
+    half = t * math.sqrt(m.variance + m.deal_variance / AGAIN)
     m.low, m.high = m.cost - half, m.cost + half
     return m
 

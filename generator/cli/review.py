@@ -12,6 +12,7 @@ import json
 import textwrap
 
 from ..ai.players import HUMAN, LEVEL_NAMES
+from ..ai.estimate import AGAIN
 from ..ai.review import Decision, HandReview
 from ..ai.stage2 import Played
 from ..ai.summary import Summary
@@ -129,8 +130,10 @@ def stage1_line(t: Table, d: Decision, trump: int) -> str:
             f"({about(lo)} to {about(hi)}); {either(t, d.best, trump)} was better.")
 
 
-RANGE_MEANS = ("(A range like that is a 95% range: the true average over all the deals you could have "
-               "faced lies in it 19 times in 20.)")
+RANGE_MEANS = (f"(A range is where a new measurement over {AGAIN} fresh deals would fall 19 times in 20, so it holds "
+               "the true average over all the deals you could have faced at least as often. A card is listed when "
+               "it cost a quarter point or more and its deals leave no doubt that it cost something; its range "
+               "can still reach below 0, as a new measurement has luck of its own.)")
 
 
 def result(w: Words, tricks: tuple[int, int] | None, points: tuple[int, int], verb: str = "scored") -> str:

@@ -3,6 +3,7 @@ replayed from the game's AI stream, and the scoring variants counted in points."
 
 from __future__ import annotations
 
+import math
 import random
 from functools import lru_cache
 
@@ -12,7 +13,7 @@ from generator.ai import rollout
 from generator.ai.hard import stage2_choice
 from generator.ai.players import HUMAN, make_player, seats
 from generator.ai import expert
-from generator.ai.estimate import CHOOSE_DEALS, SHORTLIST, SHORTLIST_DEALS, deal_points, play_stage1, t95
+from generator.ai.estimate import AGAIN, CHOOSE_DEALS, SHORTLIST, SHORTLIST_DEALS, deal_points, play_stage1, t95
 from generator.ai.hard import WEIGHTS
 from generator.ai.native import available as native_available, python_exact_value, stage1_playout
 from generator.ai.review import LINE_TRICKS, Decision, Exact, ReviewError, Session, net_points
@@ -193,7 +194,7 @@ def test_the_planted_stage1_blunder_is_found_with_an_interval_above_nothing(plan
     d = next(d for d in review.stage1 if d.trick == BLUNDER_TRICK)
     assert d.card == parse_card("AS") and d.mistake
     lo, hi = d.interval
-    assert d.lost_points >= 0.25 and 0 < lo <= d.lost_points <= hi
+    assert d.lost_points >= 0.25 and d.sure and 0 < lo <= d.lost_points <= hi
     assert parse_card("AS") not in d.best
     assert d in review.costliest()
 
@@ -363,6 +364,22 @@ def test_stage1_plays_the_same_deals_whatever_it_finds(planted):
     assert [(d.change, d.interval) for d in again.stage1] == [(d.change, d.interval) for d in review.stage1]
 
 
+def test_the_printed_range_is_a_re_measurement_s_and_listing_asks_the_true_cost_s(planted):
+    """The printed range adds a re-measurement's variance over AGAIN fresh deals to the cost's own; whether a
+    card surely cost something is judged by the range of the true cost (the same Student quantile, the cost's
+    own variance alone), so a listed card's printed range may reach below 0 but the true cost's may not."""
+    _, _, review = planted
+    judged = [d for d in review.stage1 if d.measured]
+    assert judged
+    for d in judged:
+        lo, hi = d.interval
+        assert d.again == pytest.approx(d.variance * d.measured / AGAIN)
+        t = (hi - lo) / 2 / math.sqrt(d.variance + d.again)
+        assert t95(1000) <= t <= t95(20) and lo + hi == pytest.approx(2 * d.change)
+        assert d.sure == (d.change > t * math.sqrt(d.variance))
+        assert d.mistake == (d.sure and d.lost_points >= 0.25)
+
+
 def test_stage1_has_one_estimate_over_the_stage(planted):
     _, _, review = planted
     total, lo, hi = review.stage1_lost()
@@ -370,6 +387,7 @@ def test_stage1_has_one_estimate_over_the_stage(planted):
     assert all(d in counted for d in review.stage1 if d.mistake)
     assert total == pytest.approx(sum(d.change for d in counted))
     assert lo < total < hi and review.lost(1) == total
+    assert hi - lo == pytest.approx(2 * 1.959964 * math.sqrt(sum(d.variance + d.again for d in counted)))
 
 
 def test_t95_is_students_quantile():
