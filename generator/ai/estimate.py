@@ -82,7 +82,8 @@ class Measured:
     deals: dict[int, int]  # and how many
     choice: int  # the candidate the choosing deals like best
     rival: int  # the best candidate other than the one played (-1: no other)
-    cost: float = 0.0  # the rival's mean points less the played card's over the measuring deals
+    cost: float = 0.0  # the rival's mean points less the played card's over the measuring deals (a listed card's:
+    # over those measuring it again)
     low: float = 0.0  # where a re-measurement over AGAIN fresh deals falls 19 times in 20
     high: float = 0.0
     sure: bool = False  # the first measuring deals' 95% range of the true cost lies above nothing
@@ -178,21 +179,23 @@ def measure(state: HandState, seat: int, played: int, cands: list[int], rng: Rng
     first = [row[m.rival] - row[played] for row in rows if m.rival in row]
     ahead = -sum(first) / len(first)
     n = FEWEST if ahead >= AHEAD else measuring_deals(squares(first) / (len(first) - 1))
-    def fresh_differences() -> list[int]:
-        return [a - b for a, b in (deal_scores([m.rival, played]) for _ in range(n))]
 
-    fresh = fresh_differences()
-    m.measured = n
+    def differences(k: int) -> list[int]:
+        """The rival's points less the card played's in ``k`` fresh deals."""
+        return [a - b for a, b in (deal_scores([m.rival, played]) for _ in range(k))]
+
+    fresh = differences(n)
     sets = [first, fresh]
-    m.cost, m.sure = sum(fresh) / n, sum(fresh) / n > t95(len(first) + n - 2) * math.sqrt(pooled(sets) / n)
+    m.cost, m.measured = sum(fresh) / n, n
+    m.sure = m.cost > t95(len(first) + n - 2) * math.sqrt(pooled(sets) / n)
     m.listed = m.cost >= WORTH_LISTING and m.sure
     if m.listed:  # measured again: the figure shown is not flattered by having been chosen for the list
-        n = max(FEWEST, n // 2)
-        again = fresh_differences()
+        m.measured = max(FEWEST, n // 2)
+        again = differences(m.measured)
         sets.append(again)
-        m.cost, m.measured = sum(again) / n, n
+        m.cost = sum(again) / m.measured
     m.deal_variance = pooled(sets)
-    m.variance = m.deal_variance / n
+    m.variance = m.deal_variance / m.measured
     half = t95(sum(len(x) - 1 for x in sets)) * math.sqrt(m.variance + m.deal_variance / AGAIN)
     m.low, m.high = m.cost - half, m.cost + half
     return m
