@@ -190,7 +190,9 @@ def figures(results: list[dict], cache: dict) -> list[str]:
                   f"coverage: {held} of {n} printed 95% ranges hold the re-checked figure ({100 * held / n:.1f}%; "
                   f"exact 95% ranges of the true cost would hold it {100 * statistics.mean(f[4] for f in flags):.1f}% "
                   "of the time, the re-check having its own noise)",
-                  f"bias: mean flagged cost {cost:.2f}, re-checked {real:.2f} (ratio {cost / real:.2f})"]
+                  f"bias: mean flagged cost {cost:.2f}, re-checked {real:.2f} (ratio {cost / real:.2f})",
+                  f"shown: {sum(1 for f in flags if f[0] < WORTH)} of {n} flags measured again at under {WORTH}, "
+                  f"{sum(1 for f in flags if f[1] < 0)} with a printed range reaching below 0"]
     return lines
 
 
