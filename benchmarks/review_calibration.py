@@ -14,8 +14,10 @@ RECHECK fresh deals of the same sampler, every candidate card in each:
   the review named better than the card played (its mean <= 0); the share
   below 0.25 is printed too;
 - coverage: of the flags, the share whose printed 95% range holds the
-  re-checked figure for the same two cards (that figure has its own noise, so
-  a perfect 95% range holds it somewhat less often than 95%);
+  re-checked figure for the same two cards (the printed range is where a
+  re-measurement over 200 fresh deals falls 19 times in 20: estimate.AGAIN);
+  how often a perfect 95% range of the true cost would hold it is printed
+  too, to show why the printed range allows for the re-check's own noise;
 - bias: the flags' mean printed cost against their mean re-checked cost.
 
 Figures are printed, never asserted. Re-checks depend only on the hands, so
@@ -132,6 +134,7 @@ def one_hand(args: tuple[int, dict]) -> dict:
             rec = {"trick": d.trick, "played": stands_for(cands, d.card), "planted": d.trick in planted,
                    "flag": d.mistake, "estimate": d.lost_points, "range": list(d.interval or (0, 0)),
                    "rival": stands_for(cands, d.rival) if d.rival >= 0 else -1,
+                   "sure": d.sure, "measured": d.measured,
                    "spread": math.sqrt(d.variance * d.measured) if d.measured else None}
             if d.mistake:
                 rec.update(better=stands_for(cands, d.best[0]), cost=d.lost_points)
@@ -144,15 +147,16 @@ def one_hand(args: tuple[int, dict]) -> dict:
 
 
 def expected(d: dict) -> float:
-    """How often an exact 95% range of this width holds a RECHECK-deal figure that has its own noise.
+    """How often an exact 95% range of the true cost, as wide as this decision's standard error makes it,
+    would hold a RECHECK-deal figure that has its own noise.
 
     Both figures are means of the same paired difference: the review's over
     its measuring deals, the re-check's over RECHECK, so the re-check misses
-    the range by chance alone more often than one time in twenty.
+    such a range by chance alone more often than one time in twenty.
     """
     if not d.get("spread"):
         return 1.0
-    review = (d["range"][1] - d["range"][0]) / 2 / 1.96
+    review = d["spread"] / math.sqrt(d["measured"])
     again = d["spread"] / math.sqrt(RECHECK)
     return math.erf(1.96 * review / math.hypot(review, again) / math.sqrt(2))
 
@@ -175,7 +179,7 @@ def figures(results: list[dict], cache: dict) -> list[str]:
              f"{sum(len(r['decisions']) for r in results)} stage-1 decisions judged; review CPU seconds a hand "
              f"(no replay with Master): median {statistics.median(seconds):.2f}, worst {seconds[-1]:.2f}",
              f"recall: {found} of {blunders} blunders costing >= {WORTH} flagged "
-             f"({100 * found / max(blunders, 1):.0f}%)"]
+             f"({100 * found / max(blunders, 1):.1f}%)"]
     if n:
         wrong = sum(1 for f in flags if f[3] <= 0)
         small = sum(1 for f in flags if f[3] < WORTH)
@@ -184,9 +188,11 @@ def figures(results: list[dict], cache: dict) -> list[str]:
         lines += [f"false flags: {wrong} of {n} flags not better in the {RECHECK}-deal re-check "
                   f"({100 * wrong / n:.1f}%); {small} ({100 * small / n:.1f}%) re-checked below {WORTH}",
                   f"coverage: {held} of {n} printed 95% ranges hold the re-checked figure ({100 * held / n:.1f}%; "
-                  f"exact 95% ranges would hold it {100 * statistics.mean(f[4] for f in flags):.1f}% of the time, "
-                  "the re-check's own noise allowed for)",
-                  f"bias: mean flagged cost {cost:.2f}, re-checked {real:.2f} (ratio {cost / real:.2f})"]
+                  f"exact 95% ranges of the true cost would hold it {100 * statistics.mean(f[4] for f in flags):.1f}% "
+                  "of the time, the re-check having its own noise)",
+                  f"bias: mean flagged cost {cost:.2f}, re-checked {real:.2f} (ratio {cost / real:.2f})",
+                  f"shown: {sum(1 for f in flags if f[0] < WORTH)} of {n} flags measured again at under {WORTH}, "
+                  f"{sum(1 for f in flags if f[1] < 0)} with a printed range reaching below 0"]
     return lines
 
 

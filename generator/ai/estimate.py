@@ -6,9 +6,9 @@ agree with what the seat knew (:func:`expert.sample_world`), each card played
 in every deal, the rest of stage 1 played out by Master's rollout rule on
 both sides and the stage-2 position reached valued exactly, in points.
 
-The plan never looks at a result to decide how many deals to play (stopping
-when an interval first clears a line makes intervals lie, and small first
-screens miss real blunders):
+The plan never lets a result decide how many deals a figure it shows is
+taken from (stopping when an interval first clears a line makes intervals
+lie, and small first screens miss real blunders):
 
 1. :data:`CHOOSE_DEALS` deals, every candidate card in each, then
    :data:`SHORTLIST_DEALS` more for the card played and the :data:`SHORTLIST`
@@ -27,9 +27,28 @@ screens miss real blunders):
    is, if anything, flattered, so such a card is seldom a quarter point
    worse).
 
-The 95% range is Student's, its spread taken from both sets of deals' paired
-differences (the choosing deals bias the mean, not the spread), which keeps
-it steady when most deals score the two cards alike.
+3. A card whose measuring deals put its cost at :data:`WORTH_LISTING` or
+   more, its range of the true cost (below) above nothing, is listed, and
+   measured again in half as many fresh deals (FEWEST at least): the figure
+   and range shown are those of the new deals. Picked out because its first figure was high, a
+   card's first figure is flattered (most listed cards that cost little got
+   there by luck); the new deals know nothing of the choice. This is the one
+   step that depends on a result, and it only adds deals that the figure
+   shown is taken from alone.
+
+The spread of the paired differences is pooled from every set of deals (the
+choosing deals bias the mean, not the spread), which keeps it steady when
+most deals score the two cards alike. Two 95% ranges come from it, both
+Student's:
+
+- whether the card surely cost something: the range of the true cost (the
+  average over every deal the seat could have faced), from the cost's own
+  standard error; a card is listed only when it lies above nothing;
+- the range printed: where the average over :data:`AGAIN` fresh deals would
+  fall, the cost's variance and a re-measurement's added. A player who
+  checks a figure by measuring it again sees it inside 19 times in 20; a
+  range of the true cost alone would hold such a check far less often (its
+  own luck comes on top), and it holds the true cost at least as often.
 """
 
 from __future__ import annotations
@@ -42,14 +61,16 @@ from ..engine.rules import HIGH, Variant, hand_points
 from ..engine.state import HandState, Observation
 from . import expert, rollout
 from .native import exact_value
-from .solver import follower_wins, split
+from .solver import split
 
 CHOOSE_DEALS = 16  # deals every candidate is played in
 SHORTLIST = 3  # the best others, played with the card played in SHORTLIST_DEALS more deals to choose the rival
-SHORTLIST_DEALS = 40
-SPREAD_GOAL = 0.2  # points: the standard error the measuring deals aim at
-FEWEST, MOST = 24, 240  # measuring deals at least and at most
+SHORTLIST_DEALS = 48
+SPREAD_GOAL = 0.15  # points: the standard error the measuring deals aim at
+FEWEST, MOST = 40, 300  # measuring deals at least and at most
 AHEAD = 0.25  # points: a card played this far ahead of its rival in the choosing deals gets the fewest
+AGAIN = 200  # the fresh deals of the re-measurement the printed range is for
+WORTH_LISTING = 0.25  # points: a card that cost less on average is within the estimate's noise
 Z95 = 1.959964
 
 
@@ -61,11 +82,15 @@ class Measured:
     deals: dict[int, int]  # and how many
     choice: int  # the candidate the choosing deals like best
     rival: int  # the best candidate other than the one played (-1: no other)
-    cost: float = 0.0  # the rival's mean points less the played card's over the measuring deals
-    low: float = 0.0  # its 95% range
+    cost: float = 0.0  # the rival's mean points less the played card's over the measuring deals (a listed card's:
+    # over those measuring it again)
+    low: float = 0.0  # where a re-measurement over AGAIN fresh deals falls 19 times in 20
     high: float = 0.0
+    sure: bool = False  # the first measuring deals' 95% range of the true cost lies above nothing
+    listed: bool = False  # and their cost is WORTH_LISTING or more: ``cost`` and its range are then measured again
     variance: float = 0.0  # of ``cost`` (the squared standard error), for a stage's total
-    measured: int = 0  # measuring deals
+    deal_variance: float = 0.0  # of one deal's difference: a re-measurement's variance is this over AGAIN
+    measured: int = 0  # measuring deals (of a listed card, those measuring it again)
 
 
 def t95(df: int) -> float:
@@ -113,24 +138,7 @@ def deal_points(obs: Observation, theirs: int, stock: list[int], first: int, var
     live = split(variant.deck.mask & ~obs.played)
     cards = [obs.upcard] + stock
     won = list(obs.tricks[0])
-    leader, lead, pos = obs.leader, obs.lead, 0
-    while pos < len(cards):
-        p = leader if lead < 0 else 1 - leader
-        c = first if first >= 0 else rollout.policy(h[p], live, cards[pos], trump, lead)
-        first = -1
-        s, bit = divmod(c, 13)
-        h[p][s] ^= 1 << bit
-        live[s] ^= 1 << bit
-        if lead < 0:
-            lead = c
-            continue
-        if follower_wins(lead, c, trump):
-            leader = p
-        won[leader] += 1
-        take, draw = cards[pos], cards[pos + 1]
-        h[leader][take // 13] |= 1 << take % 13
-        h[1 - leader][draw // 13] |= 1 << draw % 13
-        pos, lead = pos + 2, -1
+    leader = rollout.play_out(h, live, cards, trump, obs.leader, obs.lead, first, won)
     own = stage2_tricks(h, trump, obs.mode, leader, me)
     n = sum(m.bit_count() for m in h[me])
     so_far = (won[me], won[1 - me]) if obs.scoring.counts_stage1 else (0, 0)
@@ -171,15 +179,31 @@ def measure(state: HandState, seat: int, played: int, cands: list[int], rng: Rng
     first = [row[m.rival] - row[played] for row in rows if m.rival in row]
     ahead = -sum(first) / len(first)
     n = FEWEST if ahead >= AHEAD else measuring_deals(squares(first) / (len(first) - 1))
-    fresh = [a - b for a, b in (deal_scores([m.rival, played]) for _ in range(n))]
-    m.measured = n
-    m.cost = sum(fresh) / n
-    spread = squares(first) + squares(fresh)
-    df = len(first) + n - 2
-    m.variance = spread / df / n
-    half = t95(df) * math.sqrt(m.variance)
+
+    def differences(k: int) -> list[int]:
+        """The rival's points less the card played's in ``k`` fresh deals."""
+        return [a - b for a, b in (deal_scores([m.rival, played]) for _ in range(k))]
+
+    fresh = differences(n)
+    sets = [first, fresh]
+    m.cost, m.measured = sum(fresh) / n, n
+    m.sure = m.cost > t95(len(first) + n - 2) * math.sqrt(pooled(sets) / n)
+    m.listed = m.cost >= WORTH_LISTING and m.sure
+    if m.listed:  # measured again: the figure shown is not flattered by having been chosen for the list
+        m.measured = max(FEWEST, n // 2)
+        again = differences(m.measured)
+        sets.append(again)
+        m.cost = sum(again) / m.measured
+    m.deal_variance = pooled(sets)
+    m.variance = m.deal_variance / m.measured
+    half = t95(sum(len(x) - 1 for x in sets)) * math.sqrt(m.variance + m.deal_variance / AGAIN)
     m.low, m.high = m.cost - half, m.cost + half
     return m
+
+
+def pooled(sets: list[list[int]]) -> float:
+    """The variance of one deal's difference, pooled from sets of deals whose means may differ."""
+    return sum(squares(x) for x in sets) / sum(len(x) - 1 for x in sets)
 
 
 def measuring_deals(variance: float) -> int:

@@ -10,8 +10,10 @@ A played hand is walked again decision by decision for one seat:
   as a whole is set against perfect play from its start.
 - Stage 1 is estimated over sampled deals by a plan fixed in advance
   (:mod:`.estimate`). A decision is listed when the card played cost at
-  least :data:`WORTH_LISTING` points on average and the 95% range of that
-  is above nothing; the stage gets one estimate of what its cards lost.
+  least :data:`.estimate.WORTH_LISTING` points on average and the 95% range
+  of that is above nothing; a listed card is then measured again in fresh
+  deals for the figures shown. The stage gets one estimate of what its cards
+  lost.
 - The duplicate comparison plays the same deal again with the top device
   level (Master) in the seat, against the same opponent: the game's AI
   stream is replayed from the first hand, so the opponent draws what it drew
@@ -30,14 +32,13 @@ from ..engine.rules import Variant, deal, hand_points
 from ..engine.state import HandState
 from ..engine.trace import PlayedHand, Reader, TraceError, hand_header, parse_header
 from . import expert
-from .estimate import Z95, candidate_of, counted_so_far, measure, net_points, stage2_tricks
+from .estimate import AGAIN, Z95, candidate_of, counted_so_far, measure, net_points, stage2_tricks
 from .players import HUMAN, PLAYERS, make_player
 from .solver import split
 from .stage2 import Exact, Played, perfect_line, where_lost
 
 MASTER = "hard"  # the top device level, the duplicate comparison's player
 LINE_TRICKS = 3  # tricks of the perfect continuation shown for a stage-2 loss
-WORTH_LISTING = 0.25  # points: a stage-1 card that cost less on average is within the estimate's noise
 
 
 class ReviewError(ValueError):
@@ -61,9 +62,12 @@ class Decision:
     best: list[int] = field(default_factory=list)  # stage 2: the cards of the best value; stage 1: the better card's run
     lost_tricks: int = 0  # stage 2
     lost_points: float = 0.0  # the seat's points less the opponent's, best card against the card played
-    interval: tuple[float, float] | None = None  # stage 1: 95% range of the cost
+    interval: tuple[float, float] | None = None  # stage 1: where a re-measurement of the cost falls (estimate.AGAIN)
+    sure: bool = False  # stage 1: the first measuring deals' 95% range of the true cost lies above nothing
+    listed: bool = False  # stage 1: and their cost is a quarter point or more (the figures are then measured again)
     change: float = 0.0  # stage 1: the rival's mean points less the card played's, unclipped
     variance: float = 0.0  # stage 1: of ``change``
+    again: float = 0.0  # stage 1: and of a re-measurement of it
     other_choice: bool = False  # stage 1: the review's own card was another
     rival: int = -1  # stage 1: the card the one played was measured against
     measured: int = 0  # stage 1: in how many fresh deals
@@ -73,10 +77,11 @@ class Decision:
 
     @property
     def mistake(self) -> bool:
-        """A real loss: a trick in stage 2; in stage 1 a quarter of a point or more, surely more than nothing."""
+        """A real loss: a trick in stage 2; in stage 1 a quarter of a point or more, surely more than nothing,
+        by the first measuring deals (:attr:`lost_points` and the range are then those of fresh ones)."""
         if self.stage == 2:
             return self.lost_tricks > 0
-        return self.lost_points >= WORTH_LISTING and self.interval is not None and self.interval[0] > 0
+        return self.listed
 
 
 @dataclass
@@ -116,7 +121,8 @@ class HandReview:
         return sum(d.lost_points for d in self.stage2 if d.mistake)
 
     def stage1_lost(self) -> tuple[float, float, float]:
-        """The points stage 1's cards lost against the review's own cards, and its 95% range.
+        """The points stage 1's cards lost against the review's own cards, and its 95% range: where the
+        same sum would fall were every decision in it measured again (:data:`.estimate.AGAIN` fresh deals).
 
         Each decision where the review would have played another card (or
         lists the one played) adds what it measured, in fresh deals from the
@@ -127,7 +133,7 @@ class HandReview:
         """
         ds = [d for d in self.stage1 if d.other_choice or d.mistake]
         total = sum(d.change for d in ds)
-        half = Z95 * math.sqrt(sum(d.variance for d in ds))
+        half = Z95 * math.sqrt(sum(d.variance + d.again for d in ds))
         return total, total - half, total + half
 
     @property
@@ -177,7 +183,7 @@ def stage1_decision(state: HandState, seat: int, card: int, rng: Rng, variant: V
         return d
     played = candidate_of(cands, card)
     m = measure(state, seat, played, cands, rng, variant)
-    d.change, d.variance = m.cost, m.variance
+    d.change, d.variance, d.again, d.sure, d.listed = m.cost, m.variance, m.deal_variance / AGAIN, m.sure, m.listed
     d.lost_points, d.interval = max(m.cost, 0.0), (m.low, m.high)
     d.other_choice, d.rival, d.measured = m.choice != played, m.rival, m.measured
     best = m.rival if d.mistake else played

@@ -28,6 +28,7 @@ from ..engine.prng import Rng
 from ..engine.rules import HIGH, hand_points
 from ..engine.state import Observation
 from .hard import WEIGHTS, SearchPlayer, Weights
+from .native import stage1_playout
 from .solver import FX_WORK_BUDGET, WORK_BUDGET, Tables, run_lows
 
 
@@ -213,7 +214,29 @@ def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], lead
     or, with the endgame ``tables`` and a stage 2 they hold (Small Whist's),
     exactly: the FX edition's Master (docs/ai.md).
     """
-    diff = pos = 0
+    won = [0, 0]
+    leader = play_out(h, live, stock, trump, leader, lead, first, won)
+    diff = won[me] - won[1 - me] if counts_stage1 else 0
+    n = sum(m.bit_count() for m in h[me])
+    if tables is not None and n <= tables.k:
+        v = tables.value(h, trump, mode, leader)  # the leader's stage-2 tricks, both playing perfectly
+        return diff + 2 * (v if leader == me else n - v) - n
+    return diff + estimate(h[me], h[1 - me], trump, leader == me)
+
+
+def play_out(h: list[list[int]], live: list[int], stock: list[int], trump: int, leader: int, lead: int,
+             first: int, won: list[int]) -> int:
+    """The rest of stage 1 (``h``, ``live`` and the tricks in ``won`` played on in place); returns stage 2's
+    leader. In C when a compiler is there (native.stage1_playout: a review plays thousands of these and
+    Master hundreds a card), else :func:`python_play_out`, card for card the same."""
+    end = stage1_playout(h, live, stock, trump, leader, lead, first, WEIGHTS, won)
+    return python_play_out(h, live, stock, trump, leader, lead, first, won) if end is None else end
+
+
+def python_play_out(h: list[list[int]], live: list[int], stock: list[int], trump: int, leader: int, lead: int,
+                    first: int, won: list[int]) -> int:
+    """:func:`play_out` in Python: ``first``, then :func:`policy` for both seats until the stock is gone."""
+    pos = 0
     while pos < len(stock):
         p = leader if lead < 0 else 1 - leader
         c = first if first >= 0 else policy(h[p], live, stock[pos], trump, lead)
@@ -230,13 +253,8 @@ def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], lead
         h[leader][take // 13] |= 1 << (take % 13)
         h[1 - leader][draw // 13] |= 1 << (draw % 13)
         pos += 2
-        if counts_stage1:
-            diff += 1 if leader == me else -1
-    n = sum(m.bit_count() for m in h[me])
-    if tables is not None and n <= tables.k:
-        v = tables.value(h, trump, mode, leader)  # the leader's stage-2 tricks, both playing perfectly
-        return diff + 2 * (v if leader == me else n - v) - n
-    return diff + estimate(h[me], h[1 - me], trump, leader == me)
+        won[leader] += 1
+    return leader
 
 
 def estimate(mine: list[int], theirs: list[int], trump: int, leads: bool) -> int:

@@ -12,6 +12,7 @@ import json
 import textwrap
 
 from ..ai.players import HUMAN, LEVEL_NAMES
+from ..ai.estimate import AGAIN
 from ..ai.review import Decision, HandReview
 from ..ai.stage2 import Played
 from ..ai.summary import Summary
@@ -72,12 +73,13 @@ def fit(line: str, indent: str) -> list[str]:
     return [head + ";", indent + tail]
 
 
-def either(t: Table, cards: list[int], trump: int) -> str:
-    """Cards as a player says them: "K♠", "K♠ or 9♠", "K♠, 9♠ or 3♦" (device order, three at most)."""
+def either(t: Table, cards: list[int], trump: int, named: int = -1) -> str:
+    """Cards as a player says them: "K♠", "K♠ or 9♠", "K♠, 9♠ or 3♦" (device order, three at most, ``named``
+    among them: the card the line of play below starts from)."""
     names = t.cards(sum(1 << c for c in cards), trump).split()
     if len(names) > 3:
-        names = names[:3]
-        return ", ".join(names) + " or another"
+        keep = t.card(named) if named >= 0 else names[2]
+        return ", ".join(names[:3] if keep in names[:3] else names[:2] + [keep]) + " or another"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
@@ -96,14 +98,15 @@ def position(t: Table, w: Words, d: Decision, trump: int) -> list[str]:
 
 def stage2_line(t: Table, d: Decision, trump: int, low: bool) -> str:
     n = d.lost_tricks
+    better = either(t, d.best, trump, min(d.best))  # the line of play starts from the lowest
     tricks = "a trick" if n == 1 else f"{n} tricks"
     them = "it" if n == 1 else "them"
     cost = f" ({plural(d.lost_points, 'point')})"
     if low:  # fewest tricks win: the card left the seat more to take
         more = "one more" if n == 1 else f"{n} more"
         return (f"Trick {d.trick}: {t.card(d.card)} cost {tricks}: {more} to take{cost}; "
-                f"{either(t, d.best, trump)} did not.")
-    return f"Trick {d.trick}: {t.card(d.card)} lost {tricks}{cost}; {either(t, d.best, trump)} kept {them}."
+                f"{better} did not.")
+    return f"Trick {d.trick}: {t.card(d.card)} lost {tricks}{cost}; {better} kept {them}."
 
 
 def trick_words(t: Table, w: Words, p: Played, seat: int) -> str:
@@ -129,8 +132,10 @@ def stage1_line(t: Table, d: Decision, trump: int) -> str:
             f"({about(lo)} to {about(hi)}); {either(t, d.best, trump)} was better.")
 
 
-RANGE_MEANS = ("(A range like that is a 95% range: the true average over all the deals you could have "
-               "faced lies in it 19 times in 20.)")
+RANGE_MEANS = (f"(A range is where a new measurement over {AGAIN} fresh deals would fall 19 times in 20, so it "
+               "holds the true average over all the deals you could have faced at least as often. A card is "
+               "picked out when its deals put its cost at a quarter point or more and surely above 0; its figure "
+               "and range then come from fresh deals, so that being picked out does not flatter it.)")
 
 
 def result(w: Words, tricks: tuple[int, int] | None, points: tuple[int, int], verb: str = "scored") -> str:
@@ -174,7 +179,7 @@ def text(r: HandReview, signs: bool, explain_range: bool = True) -> list[str]:
     head = (f"Stage 1, estimated over sampled deals: {cards} lost about {about(total)} points over the stage "
             f"({about(lo)} to {about(hi)})")
     if listed1:
-        out += wrap(head + f", {plural(len(listed1), 'card')} a quarter point or more:", "  ")
+        out += wrap(head + f", {plural(len(listed1), 'card')} picked out as costing a quarter point or more:", "  ")
         if explain_range:
             out += wrap("  " + RANGE_MEANS, "  ")
         for d in listed1:

@@ -3,6 +3,7 @@ replayed from the game's AI stream, and the scoring variants counted in points."
 
 from __future__ import annotations
 
+import math
 import random
 from functools import lru_cache
 
@@ -11,9 +12,10 @@ import pytest
 from generator.ai import rollout
 from generator.ai.hard import stage2_choice
 from generator.ai.players import HUMAN, make_player, seats
-from generator.ai import expert
-from generator.ai.estimate import CHOOSE_DEALS, SHORTLIST, SHORTLIST_DEALS, deal_points, t95
-from generator.ai.native import python_exact_value
+from generator.ai import estimate, expert
+from generator.ai.estimate import AGAIN, WORTH_LISTING, CHOOSE_DEALS, SHORTLIST, SHORTLIST_DEALS, deal_points, t95
+from generator.ai.hard import WEIGHTS
+from generator.ai.native import available as native_available, python_exact_value, stage1_playout
 from generator.ai.review import LINE_TRICKS, Decision, Exact, ReviewError, Session, net_points
 from generator.ai.solver import split
 from generator.ai.stage2 import perfect_line
@@ -192,7 +194,7 @@ def test_the_planted_stage1_blunder_is_found_with_an_interval_above_nothing(plan
     d = next(d for d in review.stage1 if d.trick == BLUNDER_TRICK)
     assert d.card == parse_card("AS") and d.mistake
     lo, hi = d.interval
-    assert d.lost_points >= 0.25 and 0 < lo <= d.lost_points <= hi
+    assert d.lost_points >= 0.25 and d.sure and 0 < lo <= d.lost_points <= hi
     assert parse_card("AS") not in d.best
     assert d in review.costliest()
 
@@ -362,6 +364,48 @@ def test_stage1_plays_the_same_deals_whatever_it_finds(planted):
     assert [(d.change, d.interval) for d in again.stage1] == [(d.change, d.interval) for d in review.stage1]
 
 
+def test_the_printed_range_is_a_re_measurement_s_and_listing_asks_the_true_cost_s(planted):
+    """The printed range adds a re-measurement's variance over AGAIN fresh deals to the cost's own; whether a
+    card surely cost something is judged by the range of the true cost (the same Student quantile, the cost's
+    own variance alone), so a listed card's printed range may reach below 0 but the true cost's may not."""
+    _, _, review = planted
+    judged = [d for d in review.stage1 if d.measured]
+    assert judged
+    for d in judged:
+        lo, hi = d.interval
+        assert d.again == pytest.approx(d.variance * d.measured / AGAIN)
+        t = (hi - lo) / 2 / math.sqrt(d.variance + d.again)
+        assert t95(2000) <= t <= t95(20) and lo + hi == pytest.approx(2 * d.change)
+        if not d.listed:  # the figure is the first measuring deals': both ranges have their degrees of freedom
+            assert d.sure == (d.change > t * math.sqrt(d.variance)) and not (d.sure and d.change >= WORTH_LISTING)
+        assert d.mistake == d.listed and (d.sure or not d.listed)
+
+
+def test_a_listed_card_s_figure_comes_from_deals_played_after_it_was_picked_out(monkeypatch):
+    """A card picked out by its measuring deals is measured again: the cost shown is the mean difference over
+    the last deals played, the rival and the card played in each, not over the deals that picked it out."""
+    calls: list[tuple[int, int]] = []
+    noise = random.Random(3)
+
+    def fake(obs, theirs, stock, first, variant):
+        calls.append((first, v := (3 if first == best else 0) + noise.randint(-4, 4)))
+        return v
+
+    st = HandState(LAST13.deck, LAST13.scoring, deal(11, 1, LAST13.deck))
+    obs = st.observation(st.turn)
+    cands = expert.candidates(obs, st.legal_mask())
+    played, best = cands[0], cands[-1]
+    monkeypatch.setattr(estimate, "deal_points", fake)
+    m = estimate.measure(st, st.turn, played, cands, Rng(1), LAST13)
+    assert m.rival == best and m.listed and m.sure
+    pairs = [(calls[i][1], calls[i + 1][1]) for i in range(len(calls) - 4 * m.measured, len(calls), 2)]
+    first, again = pairs[:m.measured], pairs[m.measured:]
+    assert [c for c, _ in calls[-2 * m.measured:]] == [best, played] * m.measured
+    assert m.cost == pytest.approx(sum(a - b for a, b in again) / m.measured)
+    assert m.cost != pytest.approx(sum(a - b for a, b in first) / m.measured)
+    assert m.low < m.cost < m.high
+
+
 def test_stage1_has_one_estimate_over_the_stage(planted):
     _, _, review = planted
     total, lo, hi = review.stage1_lost()
@@ -369,6 +413,7 @@ def test_stage1_has_one_estimate_over_the_stage(planted):
     assert all(d in counted for d in review.stage1 if d.mistake)
     assert total == pytest.approx(sum(d.change for d in counted))
     assert lo < total < hi and review.lost(1) == total
+    assert hi - lo == pytest.approx(2 * 1.959964 * math.sqrt(sum(d.variance + d.again for d in counted)))
 
 
 def test_t95_is_students_quantile():
@@ -448,3 +493,34 @@ def test_a_sampled_deal_is_played_as_the_game_would_play_it(scoring):
                 checked += 1
             st.apply(c)
     assert checked > 100
+
+
+def test_the_compiled_stage1_playout_plays_the_python_rule_card_for_card():
+    """native.stage1_playout (C) and rollout.python_play_out (without a compiler) end every sampled stage 1 with
+    the same hands, tricks and leader, from every candidate of every stage-1 decision of 52-card hands."""
+    rng = Rng(5)
+    checked = 0
+    for seed in range(1, 5):
+        lines = play_game(seed, LAST13, seats(seed, ("greedy", "hard"))).lines
+        reader = trace.Reader()
+        hand = [h for n, line in enumerate(lines, 1) if (h := reader.feed(n, line)) is not None][0]
+        st = HandState(LAST13.deck, LAST13.scoring, hand.state.deal)
+        for c in (c for t in hand.state.history for c in (t.lead, t.follow)):
+            if not st.stock_left:
+                break
+            obs = st.observation(st.turn)
+            theirs, stock = expert.sample_world(obs, expert.void_rules(obs), rng)
+            for first in expert.candidates(obs, st.legal_mask()):
+                ends = []
+                for play in ("c", "python"):
+                    h = [split(obs.hand), split(obs.opp_taken | theirs)]
+                    if obs.player == 1:
+                        h.reverse()
+                    live, won = split(LAST13.deck.mask & ~obs.played), list(obs.tricks[0])
+                    args = (h, live, [obs.upcard] + stock, obs.trump, obs.leader, obs.lead, first)
+                    leader = stage1_playout(*args, WEIGHTS, won) if play == "c" else rollout.python_play_out(*args, won)
+                    ends.append((h, live, won, leader))
+                assert ends[0] == ends[1]
+                checked += 1
+            st.apply(c)
+    assert checked > 200
