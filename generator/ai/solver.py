@@ -47,7 +47,7 @@ class Tables(Protocol):
 
 WORK_BUDGET = 32_000  # units per decision: under 1 s on the AVR with the redraws (373-453 cycles a unit; make bench)
 FX_WORK_BUDGET = 65_000  # the FX edition's Master, probing the endgame tables: the most a 16-bit count allows (about 1.8 s); 3 first leads in 1,000 real stage-2 starts need more (docs/ai.md)
-PROBE_WORK = 5  # an endgame table read's units: the index, then two reads of the FX chip (docs/ai.md)
+PROBE_WORK = 5  # an endgame table read's units: the index and a read of the FX chip, about 1,100 AVR cycles (docs/ai.md)
 KEY_WORK = 5  # a table probe's units: about 2,000 AVR cycles against about 400 for a card played (docs/ai.md)
 TT_SLOTS = 320  # the device's table: words of 4 bytes in the screen buffer's pages 1-7 and the free RAM above it
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store
