@@ -303,7 +303,7 @@ def hard(rng: Rng) -> SearchPlayer:
 
 def hard_fx(rng: Rng) -> SearchPlayer:
     """The FX edition's Master: this search in stage 1; in stage 2 the solver down to the endgame
-    tables, exact whenever it ends within :data:`.solver.FX_WORK_BUDGET` (all but a few first leads)."""
+    tables, exact whenever it ends within :data:`.solver.FX_WORK_BUDGET` (every decision measured, docs/ai.md)."""
     from . import endgame
 
     return SearchPlayer("hard-fx", lambda obs, legal: choose(obs, legal, rng), FX_WORK_BUDGET, endgame.load())
