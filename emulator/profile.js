@@ -1,16 +1,21 @@
-// node emulator/profile.js ELF HEX [SERIAL_LINE] [MS | markers=V:K,W]: where the
+// node emulator/profile.js ELF HEX [SERIAL_LINE] [MS | markers=V:K,W] [fx=DATA,SAVE]: where the
 // firmware spends its cycles. Runs HEX (sending SERIAL_LINE over USB serial
 // after boot) and prints the functions of ELF that took the most cycles, from a
 // per-instruction program-counter histogram (uses avr-nm). It profiles MS
 // emulated milliseconds, or with markers=V:K,W runs at full speed to the K-th
 // write of V to GPIOR0 and profiles until the next write of W (hex values):
 // one decision of a fast game is markers=A0:K,A1 (generator/codegen/protocol.py).
+// With fx=DATA,SAVE an FX edition's chip (select PD1) holds its data and save
+// images where a development upload puts them (backends.js).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Arduboy } from './src/arduboy.js';
+import { developmentLayout } from './backends.js';
 
-const USAGE = 'usage: node emulator/profile.js ELF HEX [SERIAL_LINE] [MS | markers=V:K,W]';
-const [elfPath, hexPath, line = '', span = '2000'] = process.argv.slice(2);
+const USAGE = 'usage: node emulator/profile.js ELF HEX [SERIAL_LINE] [MS | markers=V:K,W] [fx=DATA,SAVE]';
+const args = process.argv.slice(2);
+const fxArg = args.find((a) => a.startsWith('fx='));
+const [elfPath, hexPath, line = '', span = '2000'] = args.filter((a) => a !== fxArg);
 const marked = span.match(/^markers=([0-9a-f]{1,2}):(\d+),([0-9a-f]{1,2})$/i);
 if (!hexPath || !(marked || /^\d+$/.test(span))) {
   console.error(USAGE);
@@ -24,7 +29,12 @@ const symbols = execFileSync('avr-nm', ['-C', '-S', '--defined-only', elfPath], 
   .sort((a, b) => a.start - b.start);
 const nameAt = (byteAddr) => symbols.find((s) => byteAddr >= s.start && byteAddr < s.end)?.name ?? '?';
 
-const board = new Arduboy(readFileSync(hexPath, 'latin1'));
+let fx = null;
+if (fxArg) {
+  const [data, save] = fxArg.slice(3).split(',').map((f) => new Uint8Array(readFileSync(f)));
+  fx = { select: 'PD1', images: developmentLayout({ data, save }).images };
+}
+const board = new Arduboy(readFileSync(hexPath, 'latin1'), { fx });
 board.run(16_000_000 / 10); // boot and open the port
 if (line) board.usb.serialWrite(Buffer.from(line.replace(/\\n/g, '\n'), 'latin1'));
 const { cpu } = board;

@@ -6,7 +6,7 @@ for low ones; the build puts them in the FX data image (codegen/fxdata.py) and
 in ``build/fx/gen/endgame.bin``, where ``hard-fx`` finds them. The layout (the
 index of a position, relative ranks, the non-trump suits sorted by length) is
 described in ``endgame.c``; this module computes the same index, so the PC
-reads the very bytes the device reads. docs/ai.md says why K is 7.
+reads the very bytes the device reads. docs/ai.md says why K is 8.
 
 The file: ``MAGIC``, K and three zero bytes; each block's offset (uint32, little
 endian, the high game's blocks for 1..K tricks, then the low game's); FIRST
@@ -27,7 +27,7 @@ from pathlib import Path
 from ..engine.rules import HIGH
 from .native import compiled
 
-K = 7  # tricks left from which the tables answer: the whole of Small Whist's stage 2 (docs/ai.md)
+K = 8  # tricks left from which the tables answer: the device's search then fits half a second (docs/ai.md)
 MAGIC = b"WXT1"
 SUIT = 13
 SOURCE = Path(__file__).parent / "endgame.c"
@@ -53,6 +53,19 @@ def splits(n: int) -> int:
     """How many suit-length splits (t; a >= b >= c) positions of ``n`` tricks have."""
     return sum(1 for t in range(SUIT + 1) for a in range(SUIT + 1) for b in range(a + 1)
                if 0 <= 2 * n - t - a - b <= b)
+
+
+def first_row(n: int) -> list[list[int]]:
+    """FIRST[n - 1] of the header: where the splits of each trump length t and longest side suit a start
+    in the block of ``n`` tricks (endgame.c's setup, in Python: the firmware keeps FIRST[K - 1] in flash)."""
+    out, count = [[0] * (SUIT + 1) for _ in range(SUIT + 1)], 0
+    for t in range(SUIT + 1):
+        for a in range(SUIT + 1):
+            out[t][a] = count
+            r = 2 * n - t - a
+            if r >= 0:
+                count += max(0, min(a, r) - (r + 1) // 2 + 1)
+    return out
 
 
 def block_offsets(k: int = K) -> list[int]:

@@ -46,8 +46,8 @@ class Tables(Protocol):
         ...
 
 WORK_BUDGET = 32_000  # units per decision: under 1 s on the AVR with the redraws (373-453 cycles a unit; make bench)
-FX_WORK_BUDGET = 65_000  # the FX edition's Master, probing the endgame tables: the most a 16-bit count allows (about 1.8 s); 3 first leads in 1,000 real stage-2 starts need more (docs/ai.md)
-PROBE_WORK = 5  # an endgame table read's units: the index, then two reads of the FX chip (docs/ai.md)
+FX_WORK_BUDGET = 65_000  # the FX edition's Master, probing the endgame tables: the most a 16-bit count allows (about 1.4 s); no decision from 2,000 stage-2 starts needs more than 50,240 (docs/ai.md)
+PROBE_WORK = 5  # an endgame table read's units: the index and a read of the FX chip, about 1,100 AVR cycles (docs/ai.md)
 KEY_WORK = 5  # a table probe's units: about 2,000 AVR cycles against about 400 for a card played (docs/ai.md)
 TT_SLOTS = 320  # the device's table: words of 4 bytes in the screen buffer's pages 1-7 and the free RAM above it
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are cheaper to search than to store
@@ -357,7 +357,10 @@ def decide(h: Hands, trump: int, mode: int, me: int, leader: int, lead: int,
     unsurprising position costs one or two questions. Should that first
     question fail after all, they begin again at 1. ``h`` is not changed (the
     search works on a copy). With ``tables`` it reads exact values at their K
-    tricks left instead of searching on.
+    tricks left instead of searching on, and without a carried value it
+    narrows the value's range [lo, hi] by asking at two thirds of the way up
+    (MTD-like): a question far from the value is cheap, and near it the
+    counting up from 1 asked every smaller T again (docs/ai.md).
     """
     h = [list(h[0]), list(h[1])]
     counted = me if mode == HIGH else 1 - me
@@ -366,21 +369,24 @@ def decide(h: Hands, trump: int, mode: int, me: int, leader: int, lead: int,
         return Decision(moves[0], 0, 0, 0, False)
     search = Search(h, trump, me, counted, budget, exact_table, tables)
     n = sum(x.bit_count() for x in h[me])
-    best, value = moves[0], max(min(start, n) - 1, 0)
-    proven = value == 0  # False while `value` is only carried over, not yet proven by this search
+    best, lo, hi = moves[0], 0, n  # the value lies in [lo, hi]; `best` proved lo (when lo > 0)
+    carried = start > 1  # the seat's last proof: asked first, then a trick more at a time
+    need = min(start, n)
     try:
-        while value < n:
-            found = root_test(search, moves, me, leader, lead, value + 1)
-            if found < 0:
-                if not proven:
-                    value, proven = 0, True
-                    continue
-                return Decision(best, search.nodes, search.work, value, True)
-            best, value, proven = found, value + 1, True
-            moves = [best] + [m for m in moves if m != best]
-        return Decision(best, search.nodes, search.work, value, True)
+        while lo < hi:
+            if not carried:
+                need = (lo + 2 * hi + 2) // 3 if tables is not None else lo + 1
+            found = root_test(search, moves, me, leader, lead, need)
+            if found >= 0:
+                best, lo, need = found, need, need + 1
+                moves = [best] + [m for m in moves if m != best]
+            elif carried and not lo and tables is None:
+                carried = False  # Master's rule: begin again at 1
+            else:
+                hi, carried = need - 1, False
+        return Decision(best, search.nodes, search.work, lo, True)
     except Aborted:
-        return Decision(best, search.nodes, search.work, value if proven else 0, False)
+        return Decision(best, search.nodes, search.work, lo, False)
 
 
 def root_test(search: Search, moves: list[int], me: int, leader: int, lead: int, need: int) -> int:

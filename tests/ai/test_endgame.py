@@ -96,3 +96,10 @@ def test_every_position_of_a_size_has_its_own_entry(tables: endgame.Tables) -> N
                     seen.add(tables.index(n, lens, pats))
     assert seen == set(range(len(seen)))
     assert tables.offsets[n] - tables.offsets[n - 1] == (len(seen) + 1) // 2
+
+
+def test_the_firmwares_first_row_is_the_headers(tables: endgame.Tables) -> None:
+    """endgame.first_row (the firmware keeps FIRST[K - 1] in flash) is the file's FIRST at every size."""
+    for n in range(1, endgame.K + 1):
+        at = tables.first_at + (n - 1) * (endgame.SUIT + 1) ** 2
+        assert bytes(x for row in endgame.first_row(n) for x in row) == tables.data[at:at + (endgame.SUIT + 1) ** 2]

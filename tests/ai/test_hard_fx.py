@@ -8,7 +8,7 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from generator.ai import endgame, rollout
+from generator.ai import endgame, rollout, solver
 from generator.ai.native import exact_value
 from generator.ai.players import make_player
 from generator.ai.solver import FX_WORK_BUDGET, decide, follower_wins, split
@@ -67,6 +67,43 @@ def test_every_stage_2_card_keeps_the_exact_value(endgame_tables) -> None:
                 leader = me if follower_wins(lead, d.card, trump) else leader
                 lead = -1
     assert decisions == 6 * 26 + 6 * 14
+
+
+def root_questions(monkeypatch, *args, **kwargs) -> tuple[list[tuple[int, bool]], solver.Decision]:
+    """The "at least T?" questions decide asks at the root, each with its answer."""
+    asked: list[tuple[int, bool]] = []
+    test = solver.root_test
+
+    def recording(search, moves, me, leader, lead, need):
+        found = test(search, moves, me, leader, lead, need)
+        asked.append((need, found >= 0))
+        return found
+
+    monkeypatch.setattr(solver, "root_test", recording)
+    return asked, decide(*args, **kwargs)
+
+
+def test_with_the_tables_the_root_narrows_the_range_and_without_counts_up(endgame_tables, monkeypatch) -> None:
+    """hard-fx asks two thirds of the way up its range [lo, hi] (the exact value all the same); Master
+    (no tables) asks 1, 2, ... up to the first no; a carried value is asked first either way."""
+    tables = endgame.load()
+    rnd = random.Random(8)
+    for _ in range(6):
+        cards = rnd.sample(range(52), 26)
+        h = [split(sum(1 << c for c in cards[:13])), split(sum(1 << c for c in cards[13:]))]
+        trump, leader = rnd.randrange(4), rnd.randrange(2)
+        asked, d = root_questions(monkeypatch, h, trump, HIGH, leader, leader, -1, FX_WORK_BUDGET, tables=tables)
+        lo, hi = 0, 13
+        for need, yes in asked:
+            assert need == (lo + 2 * hi + 2) // 3
+            lo, hi = (need, hi) if yes else (lo, need - 1)
+        assert d.exact and lo == hi == d.value == exact_value(h, trump, leader, leader, leader)
+        asked, m = root_questions(monkeypatch, h, trump, HIGH, leader, leader, -1, None, exact_table=True)
+        assert asked == [(t, t <= m.value) for t in range(1, min(m.value + 1, 13) + 1)] and m.value == d.value
+        if d.value > 1:
+            asked, c = root_questions(monkeypatch, h, trump, HIGH, leader, leader, -1, FX_WORK_BUDGET,
+                                      start=d.value, tables=tables)
+            assert asked[:2] == [(d.value, True), (d.value + 1, False)][:len(asked)] and c.value == d.value
 
 
 def test_hard_fx_finds_the_tables_make_hex_wrote(endgame_tables) -> None:
