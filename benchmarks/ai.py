@@ -72,9 +72,9 @@ def stage2_player(name: str) -> SearchPlayer:
     return hard_rule()
 
 
-def stage2_loss(h, trump: int, leader: int, name: str = "hard") -> tuple[int, int]:
-    """Tricks ``name``'s stage 2 (seat 0) loses against a perfect seat 1 from this position, and the most
-    work units one of its decisions spent (against its budget)."""
+def stage2_loss(h, trump: int, leader: int, name: str = "hard") -> tuple[int, int, int]:
+    """Tricks ``name``'s stage 2 (seat 0) loses against a perfect seat 1 from this position, the most
+    work units one of its decisions spent, and how many of its decisions the budget cut."""
     deck = DECKS[52]
     h = [list(h[0]), list(h[1])]
     player = stage2_player(name)
@@ -99,7 +99,7 @@ def stage2_loss(h, trump: int, leader: int, name: str = "hard") -> tuple[int, in
                 leader = p if follower_wins(lead, c, trump) else leader
                 got[leader] += 1
                 lead = -1
-    return want - got[0], max(player.work, default=0)
+    return want - got[0], max(player.work, default=0), sum(w >= player.budget for w in player.work)
 
 
 def stage2_start(seed: int, p0: str, p1: str):
@@ -144,7 +144,7 @@ def random_positions(count: int):
                rnd.randrange(4), rnd.randrange(2))
 
 
-def _loss(job) -> tuple[int, int]:
+def _loss(job) -> tuple[int, int, int]:
     pos, name = job
     return stage2_loss(*pos, name)
 
@@ -160,13 +160,14 @@ def quality(count: int, jobs: int, name: str = "hard") -> list[str]:
         with Pool(jobs) as pool, click.progressbar(pool.imap(_loss, positions), length=count,
                                                    label=f"{name} stage-2 loss, {label}", file=sys.stderr) as bar:
             results = list(bar)
-        losses = [loss for loss, _ in results]
+        losses = [loss for loss, _, _ in results]
         budget = FX_WORK_BUDGET if name == "hard-fx" else WORK_BUDGET
         lo, hi = rate_interval(sum(losses), count)
         lines.append(f"{name} stage 2 vs a perfect opponent, {count} {label} positions: "
                      f"{sum(losses) / count:.3f} tricks lost per hand (95% CI {lo:.3f}..{hi:.3f}; "
                      f"{sum(1 for x in losses if x)} with a loss; most work in one decision "
-                     f"{max(w for _, w in results):,} units of {budget:,})")
+                     f"{max(w for _, w, _ in results):,} units of {budget:,}; "
+                     f"{sum(c for _, _, c in results)} decisions cut by it)")
     return lines
 
 

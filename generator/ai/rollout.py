@@ -329,7 +329,8 @@ def hard(rng: Rng) -> SearchPlayer:
 def hard_fx(rng: Rng) -> SearchPlayer:
     """The FX edition's Master: this search in stage 1, its rollouts ending in the endgame tables'
     exact values when they hold stage 2 (Small Whist); in stage 2 the solver down to the tables,
-    exact whenever it ends within :data:`.solver.FX_WORK_BUDGET` (every decision measured, docs/ai.md)."""
+    exact whenever it ends within :data:`.solver.FX_WORK_BUDGET` (all but 6 decisions of 2,000 stage-2
+    starts, and those 6 kept the exact value too: docs/ai.md)."""
     from . import endgame
 
     tables = endgame.load()

@@ -46,7 +46,7 @@ class Tables(Protocol):
         ...
 
 WORK_BUDGET = 32_000  # units per decision: under 1 s on the AVR with the redraws (373-453 cycles a unit; make bench)
-FX_WORK_BUDGET = 65_000  # the FX edition's Master, probing the endgame tables: the most a 16-bit count allows (about 1.4 s); no decision from 2,000 stage-2 starts needs more than 50,240 (docs/ai.md)
+FX_WORK_BUDGET = 20_000  # the FX edition's Master, probing the endgame tables: under 8 M cycles (0.5 s) on the device at its 351 cycles a unit; the few decisions it cuts kept the exact value in every one measured (docs/ai.md)
 PROBE_WORK = 5  # an endgame table read's units: the index and a read of the FX chip, about 1,100 AVR cycles (docs/ai.md)
 KEY_WORK = 5  # a table probe's units: about 2,000 AVR cycles against about 400 for a card played (docs/ai.md)
 TT_SLOTS = 320  # the device's table: words of 4 bytes in the screen buffer's pages 1-7 and the free RAM above it
