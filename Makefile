@@ -68,7 +68,8 @@ screenshots: hex $(NODE_STAMP)
 # The slow UI runs: a Classic game through the buttons, 100,000 frames of weighted random
 # buttons (hands and games finished, stack headroom and the EEPROM system bytes checked);
 # the coach: Master's stage-2 loss over 200 reviewed hands against docs/ai.md's figure; the endgame
-# tables against the Python solver on 100,000 random positions.
+# tables against the Python solver on 100,000 random positions; the FX game through the buttons in
+# avr8js and two more kinds of damaged hand log.
 longtest: $(STAMP) $(NODE_STAMP) toolchain
 	WHIST_LONGTEST=1 $(PY) -m pytest -q -s -m slow
 

@@ -42,9 +42,11 @@ def test_cross_tests_in_both_emulators(firmware_dist, fx_hex, fx_image, projecta
     assert report.differing == 0, report.first_failure
 
 
-@pytest.mark.parametrize("emulator", ["avr8js", "projectabe"])
+@pytest.mark.parametrize("emulator", [pytest.param("avr8js", marks=pytest.mark.slow), "projectabe"])
 def test_a_whole_game_with_the_buttons(fx_hex, fx_image, emulator, request):
-    """Small Whist to 10, fast, the scoreboards read off the screen; no EEPROM byte written."""
+    """Small Whist to 10, fast, the scoreboards read off the screen; no EEPROM byte written. In
+    ProjectABE in `make test`, in avr8js (31 s against ProjectABE's 8) in `make longtest`; the FX
+    hands on the buttons of test_fx_coach and the saves below run in avr8js."""
     backend = request.getfixturevalue("projectabe") if emulator == "projectabe" else None
     image = SYSTEM + b"\xff" * 1008
     with button_game(fx_hex, eeprom=image, adc_seed=11, backend=backend, fx=fx_image,
