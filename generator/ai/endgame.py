@@ -18,14 +18,17 @@ CRC-32 of all before it.
 from __future__ import annotations
 
 import ctypes
+import hashlib
+import os
 import struct
+import tempfile
 import zlib
 from functools import cache
 from math import comb
 from pathlib import Path
 
 from ..engine.rules import HIGH
-from .native import compiled
+from .native import cache_dir, compiled
 
 K = 8  # tricks left from which the tables answer: the device's search then fits half a second (docs/ai.md)
 MAGIC = b"WXT1"
@@ -94,9 +97,36 @@ def _pack(values: bytes) -> bytes:
     return bytes(lo | hi << 4 for lo, hi in zip(values[0::2], values[1::2]))
 
 
+def cache_path(k: int = K) -> Path:
+    """Where :func:`generate` keeps the file: the user's cache, keyed by the bytes of the code that makes it."""
+    key = hashlib.sha256(SOURCE.read_bytes() + Path(__file__).read_bytes()).hexdigest()[:16]
+    return cache_dir() / f"endgame-{k}-{key}.bin"
+
+
 @cache
 def generate(k: int = K) -> bytes:
-    """The whole file for tables up to ``k`` tricks (deterministic: the same bytes every time)."""
+    """The whole file for tables up to ``k`` tricks (deterministic: the same bytes every time), computed
+    once and then read from :func:`cache_path`: a build, a test worker or a later build needs it again."""
+    path = cache_path(k)
+    try:
+        data = path.read_bytes()
+        Tables(data)  # its magic and CRC: a damaged copy is made again
+        return data
+    except (OSError, ValueError):
+        pass
+    data = compute(k)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as tmp:
+            tmp.write(data)
+        os.replace(tmp.name, path)  # atomic: parallel workers never read half a file
+    except OSError:
+        pass  # no cache to keep it in: the next one computes it again
+    return data
+
+
+def compute(k: int = K) -> bytes:
+    """The file made from scratch (what :func:`generate` caches; `make bench` times it)."""
     dll = _lib(k)
     entries = [dll.endgame_entries(n) for n in range(1, k + 1)]
     blocks: list[bytes] = []

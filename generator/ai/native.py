@@ -23,7 +23,7 @@ SOURCE = Path(__file__).parent / "exact.c"
 Hands = list[list[int]]
 
 
-def _cache_dir() -> Path:
+def cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "whist-arduboy"
 
@@ -36,7 +36,7 @@ FLAGS = (["-O2", "-march=native"], ["-O2"])
 def compiled(source: Path) -> Path | None:
     """``source`` compiled into a shared library in the cache (once, keyed by its hash), or None without a compiler."""
     code = source.read_bytes()
-    lib = _cache_dir() / f"{source.stem}-{hashlib.sha256(code + repr(FLAGS).encode()).hexdigest()[:16]}.so"
+    lib = cache_dir() / f"{source.stem}-{hashlib.sha256(code + repr(FLAGS).encode()).hexdigest()[:16]}.so"
     if not lib.exists():
         cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
         if cc is None:

@@ -156,6 +156,16 @@ def fx_think(hex_path: str, hands: int, echo: Callable[[str], None]) -> None:
         echo("  " + line)
 
 
+def tables_time(echo: Callable[[str], None]) -> None:
+    """How long the endgame tables take to make from scratch (a build reads them from the cache after)."""
+    from ..ai import endgame
+
+    start = time.perf_counter()
+    data = endgame.compute()
+    echo(f"endgame tables (K = {endgame.K}, high and low games): {len(data):,} B, generated in "
+         f"{time.perf_counter() - start:.1f} s on one core")
+
+
 def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None = None,
               think_hands: int = THINK_HANDS, elf_path: str | None = None, review_hands: int = 0) -> None:
     if hex_path and elf_path:
@@ -168,6 +178,7 @@ def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None 
     if review_hands:
         review_speed(review_hands, echo)
     if hex_path:
+        tables_time(echo)
         emulators(seconds, echo, hex_path)
         frame_budget(hex_path, echo)
         from . import thinktime

@@ -271,11 +271,13 @@ def tables_report() -> str:
     """Generates the endgame tables (the FX data's generation reuses them) and says how big and how long."""
     from ..ai import endgame
 
+    cached = endgame.cache_path().exists()
     start = time.perf_counter()
     data = endgame.generate()
     took = time.perf_counter() - start
+    how = f"read from {endgame.cache_path()}" if cached else f"generated in {took:.1f} s"
     return (f"endgame tables: every stage-2 position with {endgame.K} tricks or fewer left, high and low games: "
-            f"{len(data):,} B, generated in {took:.1f} s")
+            f"{len(data):,} B, {how}")
 
 
 def _compile(b: Built, gen: Path) -> None:

@@ -103,3 +103,19 @@ def test_the_firmwares_first_row_is_the_headers(tables: endgame.Tables) -> None:
     for n in range(1, endgame.K + 1):
         at = tables.first_at + (n - 1) * (endgame.SUIT + 1) ** 2
         assert bytes(x for row in endgame.first_row(n) for x in row) == tables.data[at:at + (endgame.SUIT + 1) ** 2]
+
+
+def test_the_cache_holds_the_tables_and_a_damaged_copy_is_made_again(monkeypatch, tmp_path) -> None:
+    """generate() reads the tables from the user's cache; a copy that fails its CRC is computed again."""
+    good = endgame.generate()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = endgame.cache_path()
+    assert tmp_path in path.parents
+    made: list[int] = []
+    monkeypatch.setattr(endgame, "compute", lambda k=endgame.K: made.append(k) or good)
+    assert endgame.generate.__wrapped__() == good and made == [endgame.K]  # no copy yet: computed, kept
+    assert path.read_bytes() == good
+    assert endgame.generate.__wrapped__() == good and made == [endgame.K]  # read from the cache
+    path.write_bytes(good[:-1] + bytes([good[-1] ^ 1]))
+    assert endgame.generate.__wrapped__() == good and made == [endgame.K] * 2  # damaged: computed again
+    assert path.read_bytes() == good
