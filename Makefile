@@ -69,7 +69,7 @@ screenshots: hex $(NODE_STAMP)
 # buttons (hands and games finished, stack headroom and the EEPROM system bytes checked);
 # the coach: Master's stage-2 loss over 200 reviewed hands against docs/ai.md's figure; the endgame
 # tables against the Python solver on 100,000 random positions; the FX game through the buttons in
-# avr8js and two more kinds of damaged hand log.
+# avr8js and three more kinds of damaged hand log, the second build by the command line (reproducible).
 longtest: $(STAMP) $(NODE_STAMP) toolchain
 	WHIST_LONGTEST=1 $(PY) -m pytest -q -s -m slow
 
