@@ -114,6 +114,7 @@ def test_help_lists_the_commands():
         assert cmd in r.output
 
 
+@pytest.mark.slow  # a review of a hand of each variant: 14 s (make longtest)
 def test_bench_times_the_review_of_a_hand_of_each_variant():
     r = run(main, ["bench", "--seconds", "0.1", "--review-hands", "1"])
     assert r.exit_code == 0, r.output
