@@ -456,15 +456,11 @@ def test_a_summary_adds_up_the_hands(planted):
     assert [k.points for _, k in top] == sorted((k.points for _, k in top), reverse=True)
 
 
-@pytest.mark.parametrize("scoring", ["last13", "every", "highlow"])
-def test_a_sampled_deal_is_played_as_the_game_would_play_it(scoring):
-    """deal_points plays a deal on bare masks; the game's own HandState, the same rule and the exact stage 2
-    must give the same points."""
-    variant = Variant.make(28, scoring, 0)
-    rng = Rng(77)
-    checked = 0
-    for seed in range(1, 7):
-        lines = play_game(seed, variant, seats(seed, ("greedy", "easy"))).lines
+def sampled_starts(variant: Variant, players: tuple[str, str], seeds: range, rng: Rng):
+    """Every candidate of every stage-1 decision of the first hand of each seed's game, each in a world
+    sampled as the review samples them: (the observation, the opponent's sampled cards, the stock, the card)."""
+    for seed in seeds:
+        lines = play_game(seed, variant, seats(seed, players)).lines
         reader = trace.Reader()
         hand = [h for n, line in enumerate(lines, 1) if (h := reader.feed(n, line)) is not None][0]
         st = HandState(variant.deck, variant.scoring, hand.state.deal)
@@ -474,53 +470,51 @@ def test_a_sampled_deal_is_played_as_the_game_would_play_it(scoring):
             obs = st.observation(st.turn)
             theirs, stock = expert.sample_world(obs, expert.void_rules(obs), rng)
             for first in expert.candidates(obs, st.legal_mask()):
-                w = expert.world_state(obs, theirs, stock)
-                w.apply(first)
-                while w.stock_left:
-                    w.apply(rollout.policy(split(w.hands[w.turn]), split(variant.deck.mask & ~w.played),
-                                           w.stock[w.pos], w.trump, w.lead))
-                me, n = obs.player, w.hands[0].bit_count()
-                counted = me if w.mode == HIGH else 1 - me
-                v = python_exact_value([split(w.hands[0]), split(w.hands[1])], w.trump, w.leader, me, counted)
-                own = v if counted == me else n - v
-                tricks = [w.won[1][0], w.won[1][1]]
-                tricks[me] += own
-                tricks[1 - me] += n - own
-                if variant.scoring.counts_stage1:
-                    tricks = [tricks[0] + w.won[0][0], tricks[1] + w.won[0][1]]
-                pts = hand_points(variant.scoring, variant.deck, w.mode, tuple(tricks))
-                assert deal_points(obs, theirs, stock, first, variant) == pts[me] - pts[1 - me]
-                checked += 1
+                yield obs, theirs, stock, first
             st.apply(c)
+
+
+@pytest.mark.parametrize("scoring", ["last13", "every", "highlow"])
+def test_a_sampled_deal_is_played_as_the_game_would_play_it(scoring):
+    """deal_points plays a deal on bare masks; the game's own HandState, the same rule and the exact stage 2
+    must give the same points."""
+    variant = Variant.make(28, scoring, 0)
+    checked = 0
+    for obs, theirs, stock, first in sampled_starts(variant, ("greedy", "easy"), range(1, 7), Rng(77)):
+        w = expert.world_state(obs, theirs, stock)
+        w.apply(first)
+        while w.stock_left:
+            w.apply(rollout.policy(split(w.hands[w.turn]), split(variant.deck.mask & ~w.played),
+                                   w.stock[w.pos], w.trump, w.lead))
+        me, n = obs.player, w.hands[0].bit_count()
+        counted = me if w.mode == HIGH else 1 - me
+        v = python_exact_value([split(w.hands[0]), split(w.hands[1])], w.trump, w.leader, me, counted)
+        own = v if counted == me else n - v
+        tricks = [w.won[1][0], w.won[1][1]]
+        tricks[me] += own
+        tricks[1 - me] += n - own
+        if variant.scoring.counts_stage1:
+            tricks = [tricks[0] + w.won[0][0], tricks[1] + w.won[0][1]]
+        pts = hand_points(variant.scoring, variant.deck, w.mode, tuple(tricks))
+        assert deal_points(obs, theirs, stock, first, variant) == pts[me] - pts[1 - me]
+        checked += 1
     assert checked > 100
 
 
 def test_the_compiled_stage1_playout_plays_the_python_rule_card_for_card():
     """native.stage1_playout (C) and rollout.python_play_out (without a compiler) end every sampled stage 1 with
     the same hands, tricks and leader, from every candidate of every stage-1 decision of 52-card hands."""
-    rng = Rng(5)
     checked = 0
-    for seed in range(1, 5):
-        lines = play_game(seed, LAST13, seats(seed, ("greedy", "hard"))).lines
-        reader = trace.Reader()
-        hand = [h for n, line in enumerate(lines, 1) if (h := reader.feed(n, line)) is not None][0]
-        st = HandState(LAST13.deck, LAST13.scoring, hand.state.deal)
-        for c in (c for t in hand.state.history for c in (t.lead, t.follow)):
-            if not st.stock_left:
-                break
-            obs = st.observation(st.turn)
-            theirs, stock = expert.sample_world(obs, expert.void_rules(obs), rng)
-            for first in expert.candidates(obs, st.legal_mask()):
-                ends = []
-                for play in ("c", "python"):
-                    h = [split(obs.hand), split(obs.opp_taken | theirs)]
-                    if obs.player == 1:
-                        h.reverse()
-                    live, won = split(LAST13.deck.mask & ~obs.played), list(obs.tricks[0])
-                    args = (h, live, [obs.upcard] + stock, obs.trump, obs.leader, obs.lead, first)
-                    leader = stage1_playout(*args, WEIGHTS, won) if play == "c" else rollout.python_play_out(*args, won)
-                    ends.append((h, live, won, leader))
-                assert ends[0] == ends[1]
-                checked += 1
-            st.apply(c)
+    for obs, theirs, stock, first in sampled_starts(LAST13, ("greedy", "hard"), range(1, 5), Rng(5)):
+        ends = []
+        for play in ("c", "python"):
+            h = [split(obs.hand), split(obs.opp_taken | theirs)]
+            if obs.player == 1:
+                h.reverse()
+            live, won = split(LAST13.deck.mask & ~obs.played), list(obs.tricks[0])
+            args = (h, live, [obs.upcard] + stock, obs.trump, obs.leader, obs.lead, first)
+            leader = stage1_playout(*args, WEIGHTS, won) if play == "c" else rollout.python_play_out(*args, won)
+            ends.append((h, live, won, leader))
+        assert ends[0] == ends[1]
+        checked += 1
     assert checked > 200
