@@ -20,7 +20,7 @@ from ..ai.persona import OPPONENTS
 from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 from ..codegen.sprites import SPECS
 from ..engine.display import COACH
-from .buttons import SCREEN, ButtonGame, Device, PoorStage2
+from .buttons import SCREEN, ButtonGame, Device, Human, PoorStage2
 from .emulator import Backend, Emulator, EmulatorError, backend, frame_to_image, save_gif
 from .screentext import HAND_END_FACE, MOODS, TABLE_FACE, mood, read
 
@@ -43,6 +43,28 @@ def enter_deal(dev: Device, seed: int, last: int = 0, has_save: bool = False) ->
         dev.tap("LEFT")
     dev.tap("A", 2 if has_save else 1)  # over a saved game the first A warns
 
+
+
+def coach_hand(dev: Device, human: Human, settings: dict[str, int] | None = None, deal: int = COACH_DEAL) -> ButtonGame:
+    """A single Classic hand (target 2, fast) with ``settings`` on top, deal ``deal`` from the menu, seat 0
+    played by ``human``: where the FX coach's pictures and its tests start (the game started)."""
+    dev.menu("settings")
+    dev.change_settings({"target": 2, "speed": 1, **(settings or {})})
+    dev.tap("B")
+    enter_deal(dev, deal)
+    game = ButtonGame(dev, human=human)
+    game.start()
+    return game
+
+
+def ask_hint(dev: Device, frames: int = 600) -> bool:
+    """DOWN on a stage-2 turn, then frames until the hint's line shows (its search): True if it did."""
+    dev.tap("DOWN")
+    for _ in range(frames):
+        if read(dev.emu.screen(), 0) == COACH["hint"]:
+            return True
+        dev.run(1)
+    return False
 
 def leave(dev: Device) -> None:
     """From the table to the menu, losing the hand in progress (the pause, B twice)."""
@@ -171,19 +193,10 @@ def take_coach(hex_file: Path, fx, save: Saver, emulator: Backend | None = None)
     with Emulator(hex_file, adc_seed=5, backend=emulator, fx=fx) as emu:
         dev = Device(emu)
         dev.boot()
-        dev.menu("settings")
-        dev.change_settings({"target": 2, "speed": 1})
-        dev.tap("B")
-        enter_deal(dev, COACH_DEAL)
-        game = ButtonGame(dev, human=PoorStage2())
-        game.start()
+        game = coach_hand(dev, PoorStage2())
         game.play_hand(tricks=game.variant.deck.hand_size)
         dev.wait_turn()
-        dev.tap("DOWN")
-        for _ in range(600):  # the hint's search
-            if read(emu.screen(), 0) == COACH["hint"]:
-                break
-            dev.run(1)
+        ask_hint(dev)
         save(emu.screen(), "hint")
         dev.waiting = True  # the turn goes on
         game.play_hand()

@@ -22,8 +22,8 @@ from generator.engine.display import COACH, COACH_LINES
 from generator.engine.prng import Rng
 from generator.engine.state import Observation
 from generator.engine.trace import Reader, parse_header
-from generator.targets.buttons import ButtonGame, Device, Human, PoorStage2, booted
-from generator.targets.screenshots import COACH_DEAL, enter_deal
+from generator.targets.buttons import Device, Human, PoorStage2, booted
+from generator.targets.screenshots import COACH_DEAL, ask_hint, coach_hand
 from generator.targets.screentext import lit, read
 
 pytestmark = needs_firmware
@@ -83,25 +83,15 @@ def marked(before: bytes, after: bytes, n: int) -> list[int]:
 def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, deal, scoring):
     """A single hand of Classic 52 at Club: Last 13 (deal COACH_DEAL), or High/low (a low hand)."""
     with booted(fx_hex, fx=fx_image) as dev:
-        dev.menu("settings")
-        dev.change_settings({"scoring": scoring, "target": 2, "speed": 1})
-        dev.tap("B")
-        enter_deal(dev, deal)
-        game = ButtonGame(dev, human=PoorStage2())
-        game.start()
+        game = coach_hand(dev, PoorStage2(), {"scoring": scoring}, deal)
         size = game.variant.deck.hand_size
         game.play_hand(tricks=size)  # stage 1
         dev.wait_turn()
         lead = game.lines[game.next].split()[2]  # "0:card" when the person leads, else the computer's lead
         order = game.aim(None if lead.startswith("0:") else parse_card(lead[2:]))
         before = dev.emu.screen()
-        dev.tap("DOWN")
-        for _ in range(600):
-            if read(dev.emu.screen(), 0) == COACH["hint"]:
-                break
-            dev.run(1)
+        assert ask_hint(dev)
         after = dev.emu.screen()
-        assert read(after, 0) == COACH["hint"]
         hinted = {order[i] for i in marked(before, after, len(order))}
         dev.waiting = True  # the turn is still on: play_hand presses on
         game.play_hand()
@@ -126,12 +116,7 @@ def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, deal, sco
 def test_no_hint_at_pro(fx_hex, fx_image):
     """At Pro (and Master) DOWN on a stage-2 turn shows nothing: the hint is the easier levels' only."""
     with booted(fx_hex, fx=fx_image) as dev:
-        dev.menu("settings")
-        dev.change_settings({"target": 2, "ai": 1, "speed": 1})  # Club -> Pro
-        dev.tap("B")
-        enter_deal(dev, COACH_DEAL)
-        game = ButtonGame(dev, human=PoorStage2())
-        game.start()
+        game = coach_hand(dev, PoorStage2(), {"ai": 1})  # Club -> Pro
         game.play_hand(tricks=game.variant.deck.hand_size)
         dev.wait_turn()
         before = dev.emu.screen()
@@ -155,12 +140,7 @@ class PerfectStage2(Human):
 def test_a_perfect_stage_2_lost_nothing(fx_hex, fx_image, endgame_tables):
     """Seat 0's stage 2 played perfectly: the coach's page says no card lost a trick, as the review does."""
     with booted(fx_hex, fx=fx_image) as dev:
-        dev.menu("settings")
-        dev.change_settings({"target": 2, "speed": 1})
-        dev.tap("B")
-        enter_deal(dev, COACH_DEAL)
-        game = ButtonGame(dev, human=PerfectStage2())
-        game.start()
+        game = coach_hand(dev, PerfectStage2())
         game.play_hand()
         dev.wait_serial("score ")
         dev.wait_screen("hand_end")
