@@ -55,8 +55,9 @@ uint8_t settingsRow; // where the settings cursor was left
 bool hidden;         // a hand played on the buttons is under way: its trace waits for its end
 uint8_t pick;        // the computer's next card, searched while the table's pace was on show (NO_CARD: none yet)
 #if WHIST_FX
-uint8_t coach[MAX_HAND];  // the coach's judgement of the person's card in each stage-2 trick (table::COACH_*)
-uint8_t coachPage;        // at the hand's end: 0 the scoreboard, else the coach's page from 1
+table::Coach coach;  // the coach's judgement of the person's card in each stage-2 trick
+uint8_t coachPage;   // at the hand's end: 0 the scoreboard, else the coach's page from 1
+bool tipped;         // the coach's tip was shown at a stage-2 turn (once after power-on)
 #endif
 
 __attribute__((noinline)) void setScreen(Screen s) {  // smaller so (size report)
@@ -79,8 +80,8 @@ void serialSink(char c) {
 bool fast() { return prefs::value(prefs::OPT_SPEED); }
 
 #if WHIST_FX
-// The opponent speaks: its line for this moment, chosen by the deal (persona.py).
-void say(text::Moment m) { view.speak(text::voice(game.who[1], m, game.seed, game.handNo)); }
+// The opponent speaks: its line for this moment, chosen by the deal and the tricks played (persona.py).
+void say(text::Moment m) { view.speak(text::voice(game.who[1], m, game.seed, game.handNo + game.trickNo), fast()); }
 #endif
 // Frames before the computer plays when no finished trick is on show.
 uint8_t aiDelay() { return fast() ? 8 : 24; }
@@ -138,8 +139,11 @@ void toTable(Screen s) {
   view.demo = demo && s == AUTO;
   wait = aiDelay();
   setScreen(s);
+  if (s != TABLE) return;
+  view.deal(game);  // a person's hand is dealt before the player's eyes (resume() takes it back)
 #if WHIST_FX
-  if (s == TABLE) say(text::MOMENT_HAND);  // a hand's start, its trump just turned up
+  say(game.handNo == 1 ? text::MOMENT_FIRST : text::MOMENT_HAND);  // a game's first hand or a later one
+  view.tip = !tipped && (HINT_LEVELS >> game.who[1] & 1);
 #endif
 }
 
@@ -147,7 +151,8 @@ void toTable(Screen s) {
 void deal() {
   hidden = game.who[0] == PLAYER_HUMAN;
 #if WHIST_FX
-  memset(coach, table::COACH_UNJUDGED, sizeof coach);
+  memset(coach.judged, table::COACH_UNJUDGED, sizeof coach.judged);
+  coach.led = 0;
 #endif
   beginHand(game);
 }
@@ -186,22 +191,52 @@ void toMenu() {
 // the page after the hand. The screen stays alive meanwhile (thinkFrame); a press only hurries the pace.
 void judge(uint8_t c) {
   view.aimed = false;
+  tipped = true;
   setThinkHook(thinkFrame);
-  uint8_t best = coachBest(game), e = table::COACH_UNJUDGED;
-  int8_t k = best == NO_CARD ? -1 : coachKeeps(game, c);
-  if (k >= 0) e = k ? table::COACH_KEPT : best | (game.lead == NO_CARD ? table::COACH_LED : 0);
+  uint8_t best = coachBest(game), e = table::COACH_UNJUDGED, k = game.trickNo - handSize(game);
+  int8_t lost = best == NO_CARD ? -1 : coachLoss(game, c, table::COACH_MAX_LOST);
+  if (lost >= 0) e = lost ? best | (lost - 1) << 6 : table::COACH_KEPT;
   setThinkHook(nullptr);
   afterSearch();
-  coach[game.trickNo - handSize(game)] = e;
+  coach.judged[k] = e;
+  if (game.lead == NO_CARD) coach.led |= 1u << k;
 }
 
-// The hint: the cards that keep the most tricks marked (at the easier levels, on a stage-2 turn).
+// DOWN at the table: at the easier levels, on a stage-2 turn, the cards that keep the most tricks
+// marked; else a note on why there is no hint.
 void hint() {
-  if (!(HINT_LEVELS >> game.who[1] & 1) || stockLeft(game) || view.hint) return;
+  if (!(HINT_LEVELS >> game.who[1] & 1)) return view.say(text::COACH_NO_HINT);
+  if (stockLeft(game)) return view.say(text::COACH_LATER);
+  if (view.hint) return;
   setThinkHook(thinkFrame);
   if (coachBest(game) != NO_CARD) view.markHint(game);
   setThinkHook(nullptr);
   afterSearch();
+}
+#endif
+
+#if WHIST_FX
+// What the opponent says as a trick is taken (persona.trick_moment, slam_moment): its slam or the
+// player's at the hand's end, stage 2 beginning, a big face-up card taken, a trick won by a trump on a
+// card of another suit; its words show once the trick's winner is framed.
+void speakOf(uint8_t r) {
+  const Trick& t = game.last;
+  text::Moment m;
+  uint8_t v[4];
+  if (r & HAND_DONE) {
+    if (handReason(game, v) != REASON_SLAM) return;
+    m = game.points[1] ? text::MOMENT_SLAM : text::MOMENT_YOUR_SLAM;
+  } else if (game.trickNo == handSize(game)) {
+    m = text::MOMENT_STAGE2;
+  } else if (t.take != NO_CARD &&
+             ((suitOf(t.take) == game.trump ? text::BIG_TRUMP_RANKS : text::BIG_RANKS) >> rankOf(t.take) & 1)) {
+    m = t.winner ? text::MOMENT_BIG_WON : text::MOMENT_BIG_LOST;
+  } else if (suitOf(t.winner == t.leader ? t.lead : t.follow) == game.trump && suitOf(t.lead) != game.trump) {
+    m = t.winner ? text::MOMENT_RUFFS : text::MOMENT_RUFFED;
+  } else {
+    return;
+  }
+  say(m);
 }
 #endif
 
@@ -233,12 +268,7 @@ void playCard(uint8_t c) {
     }
   }
 #if WHIST_FX
-  if (screen == TABLE) {  // after the trick's pace: stage 2 begins, or the hand ends with a slam or the game
-    uint8_t v[4];
-    if (game.winner == 0 || game.winner == 1) say(game.winner ? text::MOMENT_WON : text::MOMENT_LOST);
-    else if ((r & HAND_DONE) && handReason(game, v) == REASON_SLAM && game.points[1]) say(text::MOMENT_SLAM);
-    else if ((r & TRICK_DONE) && game.trickNo == handSize(game)) say(text::MOMENT_STAGE2);
-  }
+  if ((r & TRICK_DONE) && screen == TABLE) speakOf(r);
 #endif
   if ((r & HAND_DONE) && screen == TABLE) {
     hidden = false;
@@ -271,12 +301,6 @@ void stepTable() {
   }
   if (wait) wait--;  // the computer's pause, within a finished trick's pace if one is on show
   if (view.step()) return;
-#if WHIST_FX
-  if (view.voiceT) {  // the opponent speaks: play waits (a press ends it: keepPresses)
-    view.voiceT--;
-    return;
-  }
-#endif
   if (view.handOver) {
     uint8_t v[4];
     if (handReason(game, v) == REASON_SLAM) sound::play(SND_WIN);  // a slam's fanfare
@@ -439,19 +463,28 @@ void stepTitle() {
 // same state give the same cards and leave the same random stream). Never its
 // last trick, which would end the hand. The trace stays held back (`hidden`).
 // The searches take a while at Hard (about 0.3 s a stage-1 card): meanwhile
-// the top line says the computer is thinking, over the menu (aiMove).
+// the screen is the resume's own page, its top line "Resuming hand 2, trick
+// 18..." counting up (aiMove's think hook), and the table follows at once.
 void resume() {
   deal();
   toTable(TABLE);
+  view.dealT = 0;  // the hand is not dealt again before the player's eyes
+  view.resuming = true;
+  memset(hw::frame, 0, sizeof hw::frame);
+  view.drawMessage(game);
+  hw::display();
   for (uint8_t last = 2 * handSize(game) - 1;;) {
     while (turn(game)) play(game, aiMove());
     uint8_t c = prefs::loggedCard(game);
     if (game.trickNo == last || c >= MAX_CARDS || !isLegal(game, c)) break;
     play(game, c);
   }
+  view.resuming = false;
 #if WHIST_FX
   if (game.trickNo) view.voiceT = 0;  // no greeting for a hand resumed after its start
 #endif
+  memset(hw::frame, 0, sizeof hw::frame);
+  view.draw(game);  // loop() shows the table in this frame: nothing of the menu or the search is left
 }
 
 void stepMenu() {
@@ -577,7 +610,7 @@ void loop() {
         bool more = table::drawCoach(game, coach, coachPage - 1);
         if (buttons::justPressed(buttons::DOWN)) coachPage = more ? coachPage + 1 : 0;
       } else {
-        table::drawHandEnd(game);
+        table::drawHandEnd(game, coach);
         if (buttons::justPressed(buttons::DOWN)) coachPage = 1;
       }
 #else
