@@ -217,26 +217,27 @@ void hint() {
 
 #if WHIST_FX
 // What the opponent says as a trick is taken (persona.trick_moment, slam_moment): its slam or the
-// player's at the hand's end, stage 2 beginning, a big face-up card taken, a trick won by a trump on a
-// card of another suit; its words show once the trick's winner is framed.
+// player's at the hand's end, stage 2 beginning, a big face-up card taken (a queen or higher), a trick won
+// by a trump on a card of another suit; its words show once the trick's winner is framed.
 void speakOf(uint8_t r) {
+  static_assert(text::MOMENT_RUFFED == text::MOMENT_RUFFS + 16 && text::MOMENT_BIG_LOST == text::MOMENT_BIG_WON + 16 &&
+                    text::MOMENT_YOUR_SLAM == text::MOMENT_SLAM + 16,
+                "the player's side of a moment is the opponent's, two lines on (persona.MOMENTS)");
   const Trick& t = game.last;
-  text::Moment m;
-  uint8_t v[4];
+  uint8_t m, v[4];
   if (r & HAND_DONE) {
     if (handReason(game, v) != REASON_SLAM) return;
-    m = game.points[1] ? text::MOMENT_SLAM : text::MOMENT_YOUR_SLAM;
+    m = text::MOMENT_SLAM;  // the slam's side took the last trick too
   } else if (game.trickNo == handSize(game)) {
-    m = text::MOMENT_STAGE2;
-  } else if (t.take != NO_CARD &&
-             ((suitOf(t.take) == game.trump ? text::BIG_TRUMP_RANKS : text::BIG_RANKS) >> rankOf(t.take) & 1)) {
-    m = t.winner ? text::MOMENT_BIG_WON : text::MOMENT_BIG_LOST;
-  } else if (suitOf(t.winner == t.leader ? t.lead : t.follow) == game.trump && suitOf(t.lead) != game.trump) {
-    m = t.winner ? text::MOMENT_RUFFS : text::MOMENT_RUFFED;
+    return say(text::MOMENT_STAGE2);
+  } else if (t.take != NO_CARD && rankOf(t.take) >= text::BIG_RANK) {
+    m = text::MOMENT_BIG_WON;
+  } else if (t.winner != t.leader && suitOf(t.follow) != suitOf(t.lead)) {  // the follower trumped
+    m = text::MOMENT_RUFFS;
   } else {
     return;
   }
-  say(m);
+  say(text::Moment(m + (t.winner ? 0 : 16)));
 }
 #endif
 
@@ -442,11 +443,33 @@ void pollSerial() {
   if (replies::full() || Serial.available() <= 0) answer(replies::take());
 }
 
+// Power-on: the splash (the FX edition's, from the chip: a card turned over), then the title's fan of
+// cards dealt in from its left. Any button leaves for the menu at once, as ever from the title.
+#if WHIST_FX
+constexpr uint8_t SPLASH_STEP = 5, SPLASH = (sprites::SPLASH_FRAMES - 1) * SPLASH_STEP + 35;
+#else
+constexpr uint8_t SPLASH = 0;
+#endif
+constexpr uint8_t FAN = 16, FAN_X = 81;  // frames, and where title.png's fan of cards starts
+uint8_t intro = SPLASH + FAN;  // frames left of the power-on's splash and fan
+
 void stepTitle() {
   static_assert(sprites::TITLE_BYTES == sizeof hw::frame, "the title fills the screen");
-  sprites::unpack(sprites::title, hw::frame, sprites::TITLE_BYTES);
+  if (intro) intro--;
+#if WHIST_FX
+  if (intro >= FAN) {
+    uint8_t f = (SPLASH + FAN - 1 - intro) / SPLASH_STEP;
+    if (f >= sprites::SPLASH_FRAMES) f = sprites::SPLASH_FRAMES - 1;
+    sprites::unpack(sprites::splash + f * sprites::SPLASH_FRAME_BYTES, hw::frame, sizeof hw::frame);
+  } else
+#endif
+  {
+    sprites::unpack(sprites::title, hw::frame, sprites::TITLE_BYTES);
+    if (intro) gfx::fillRect(FAN_X + (FAN - intro) * 3, 32, hw::WIDTH, 32, gfx::BLACK);  // the fan dealt in from its left
+  }
   if (buttons::state()) idle = 0;
   if (buttons::justPressed(0xFF)) {
+    intro = 0;
     toMenu();
   } else if (++idle >= DEMO_IDLE) {
     idle = 0;
@@ -464,27 +487,35 @@ void stepTitle() {
 // last trick, which would end the hand. The trace stays held back (`hidden`).
 // The searches take a while at Hard (about 0.3 s a stage-1 card): meanwhile
 // the screen is the resume's own page, its top line "Resuming hand 2, trick
-// 18..." counting up (aiMove's think hook), and the table follows at once.
+// 18..." counting up (resumeFrame, the searches' think hook; presses are
+// kept), and the table follows at once.
+void resumeFrame() {
+  if (!hw::frameReady()) return;
+  keepPresses();
+  table::drawResuming(game);
+  hw::displayTop();
+}
+
 void resume() {
   deal();
   toTable(TABLE);
   view.dealT = 0;  // the hand is not dealt again before the player's eyes
-  view.resuming = true;
   memset(hw::frame, 0, sizeof hw::frame);
-  view.drawMessage(game);
+  table::drawResuming(game);
   hw::display();
+  setThinkHook(resumeFrame);
   for (uint8_t last = 2 * handSize(game) - 1;;) {
-    while (turn(game)) play(game, aiMove());
+    while (turn(game)) play(game, chooseAI(game));
     uint8_t c = prefs::loggedCard(game);
     if (game.trickNo == last || c >= MAX_CARDS || !isLegal(game, c)) break;
     play(game, c);
   }
-  view.resuming = false;
+  setThinkHook(nullptr);
 #if WHIST_FX
   if (game.trickNo) view.voiceT = 0;  // no greeting for a hand resumed after its start
 #endif
-  memset(hw::frame, 0, sizeof hw::frame);
-  view.draw(game);  // loop() shows the table in this frame: nothing of the menu or the search is left
+  afterSearch();
+  view.draw(game);  // loop() shows the table in this frame: nothing of the page or the search is left
 }
 
 void stepMenu() {

@@ -219,8 +219,12 @@ uint8_t stats() {
 
 uint8_t rules() {
   const uint8_t ids[] = {text::RULES, text::help(prefs::value(prefs::OPT_SCORING), prefs::value(prefs::OPT_GAME)),
-                         text::CONTROLS};
-  return page(text::HOW_TO_PLAY, ids, 3);
+                         text::CONTROLS,
+#if WHIST_FX
+                         text::HINTS,  // the coach's page: its DOWN
+#endif
+  };
+  return page(text::HOW_TO_PLAY, ids, sizeof ids);
 }
 
 uint8_t credits() {

@@ -115,18 +115,17 @@ uint8_t filled(uint8_t x0, int8_t y, uint8_t id, const uint8_t* v) {
 }
 
 #if WHIST_FX
-// The opponent's words, voice `voice`: black on a white box, the text from x (`centre`: centred on x, else
-// ending at it), its first row at y.
+// The opponent's words, voice `voice`: black on a white box, the text ending at x (`centre`: centred on
+// x), its first row at y.
 void speech(uint8_t voice, uint8_t x, int8_t y, bool centre) {
-  char line[25];
-  uint8_t n = 0;
   text::Reader r;
   text::openVoice(r, voice);
-  while (n < sizeof line - 1 && (line[n] = text::next(r))) n++;
-  line[n] = 0;
-  x -= n * (centre ? gfx::CHAR_W / 2 : gfx::CHAR_W);
-  gfx::fillRect(x - 2, y - 1, n * gfx::CHAR_W + 3, 7);
-  gfx::text(x, y, line, gfx::BLACK);
+  uint8_t w = 0;
+  while (text::next(r)) w += gfx::CHAR_W;
+  text::openVoice(r, voice);
+  x -= centre ? w / 2 : w;
+  gfx::fillRect(x - 2, y - 1, w + 3, 7);
+  gfx::textFrom(x, y, r, gfx::BLACK);
 }
 
 // The bubble on the top line at its right, its tail towards the portrait.
@@ -137,18 +136,18 @@ void bubble(uint8_t voice) {
 }
 #endif
 
+// Dots from x that move while the computer searches.
+void dots(uint8_t x) {
+  for (uint8_t n = hw::frameCount >> 4 & 3; n--;) x = gfx::textId(x, 0, text::DOT);
+}
+
 void message(const Game& g, const View& v) {
   if (v.demo) {  // the title's demo says so, right of the messages (at most 27 characters)
     gfx::fillRect(109, 0, 19, 6);
     gfx::textId(111, 0, text::DEMO, gfx::BLACK);
   }
   uint8_t msg;
-  uint8_t x = 0;
-  if (v.resuming) {  // "Resuming hand 2, trick 18...", the trick counting up as the log is played again
-    x = gfx::number(gfx::textId(0, 0, text::RESUMING), 0, g.handNo);
-    x = gfx::number(gfx::textId(x, 0, text::TRICK_NO), 0, g.trickNo + 1);
-    msg = text::DOT;
-  } else if (v.review) {
+  if (v.review) {
     msg = text::LAST_TRICK;
   } else if (v.note) {
 #if WHIST_FX
@@ -166,8 +165,8 @@ void message(const Game& g, const View& v) {
   } else if (v.handOver) {
     msg = text::HAND_OVER;
   } else if (!human(g) || turn(g) != 0) {  // before a stage's notice: its first decision is the longest
-    x = gfx::textId(gfx::textId(0, 0, seatName(g, turn(g))), 0, text::IS_THINKING);
-    msg = text::DOT;
+    dots(gfx::textId(gfx::textId(0, 0, seatName(g, turn(g))), 0, text::IS_THINKING));
+    return;
   } else if (!stockLeft(g) && g.trickNo == handSize(g)) {  // the notices show on the player's first turn of a stage
 #if WHIST_FX
     if (v.tip && (hw::frameCount & 64)) {  // the coach's tip, once after power-on, in turn with the notice
@@ -186,11 +185,7 @@ void message(const Game& g, const View& v) {
   } else {
     msg = g.lead == NO_CARD ? text::YOUR_LEAD : text::YOUR_TURN;
   }
-  if (msg == text::DOT) {  // the dots move while it searches
-    for (uint8_t n = hw::frameCount >> 4 & 3; n--;) x = gfx::textId(x, 0, text::DOT);
-    return;
-  }
-  gfx::textId(x, 0, msg);
+  gfx::textId(0, 0, msg);
 }
 
 // The opponent's face; each side's name (inverted on its turn), tricks ("Tk":
@@ -319,6 +314,12 @@ uint8_t View::selectedCard(const Game& g) const {
 void View::drawMessage(const Game& g) const {
   memset(hw::frame, 0, hw::WIDTH);
   message(g, *this);
+}
+
+void drawResuming(const Game& g) {
+  memset(hw::frame, 0, hw::WIDTH);
+  uint8_t v[2] = {uint8_t(g.handNo), uint8_t(g.trickNo + 1)};
+  dots(filled(0, 0, text::RESUMING, v));
 }
 
 void View::draw(const Game& g) {

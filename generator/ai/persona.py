@@ -46,9 +46,7 @@ MOMENTS: dict[str, int] = {
 }
 LINE_CHARS = 24  # the bubble: one line of characters
 
-# Big face-up cards: aces and kings, and the trumps from the jack up.
-BIG_RANKS = frozenset(RANKS.index(r) for r in "AK")
-BIG_TRUMP_RANKS = frozenset(RANKS.index(r) for r in "JQKA")
+BIG_RANK = RANKS.index("Q")  # a face-up card from the queen up is worth a word when it is taken
 
 LINES: dict[str, dict[str, tuple[str, ...]]] = {
     "random": {
@@ -119,9 +117,9 @@ LINES: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
-def big(card: int, trump: int) -> bool:
-    """A face-up card worth a word when it is taken: an ace or a king, or a trump from the jack up."""
-    return rank_of(card) in (BIG_TRUMP_RANKS if suit_of(card) == trump else BIG_RANKS)
+def big(card: int) -> bool:
+    """A face-up card worth a word when it is taken: a queen, a king or an ace."""
+    return rank_of(card) >= BIG_RANK
 
 
 def trick_moment(trick: Trick, trump: int, hand_size: int) -> str | None:
@@ -131,7 +129,7 @@ def trick_moment(trick: Trick, trump: int, hand_size: int) -> str | None:
     if trick.number == hand_size:
         return "stage2"
     mine = trick.winner == 1
-    if trick.take >= 0 and big(trick.take, trump):
+    if trick.take >= 0 and big(trick.take):
         return "big_won" if mine else "big_lost"
     winning = trick.follow if trick.winner != trick.leader else trick.lead
     if suit_of(winning) == trump and suit_of(trick.lead) != trump:

@@ -227,7 +227,7 @@ def render(assets_dir: Path, fx: bool = False) -> dict[str, str]:
         "first": {key: ids.index(name) for key, name in firsts(fx).items()},
         "moments": persona.MOMENTS,
         "voices": len(voice_texts()),
-        "big": {"plain": sum(1 << r for r in persona.BIG_RANKS), "trump": sum(1 << r for r in persona.BIG_TRUMP_RANKS)},
+        "big": persona.BIG_RANK,
         "readable": tracetext.readable,
     }
     if pack:

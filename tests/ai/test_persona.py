@@ -38,8 +38,8 @@ def trick(number: int, leader: int, lead: str, follow: str, winner: int, take: s
 def test_the_moments_of_a_trick():
     """A big face-up card taken, a trump winning on another suit, stage 2 beginning; nothing else."""
     assert persona.trick_moment(trick(3, 0, "5H", "9H", 1, "AD"), SPADES, 13) == "big_won"
-    assert persona.trick_moment(trick(3, 0, "5H", "9H", 0, "JS"), SPADES, 13) == "big_lost"  # a trump jack
-    assert persona.trick_moment(trick(3, 0, "5H", "9H", 0, "JD"), SPADES, 13) is None  # a plain jack is not big
+    assert persona.trick_moment(trick(3, 0, "5H", "9H", 0, "QS"), SPADES, 13) == "big_lost"
+    assert persona.trick_moment(trick(3, 0, "5H", "9H", 0, "JS"), SPADES, 13) is None  # a jack is not big
     assert persona.trick_moment(trick(3, 0, "5H", "2S", 1, "4D"), SPADES, 13) == "ruffs"
     assert persona.trick_moment(trick(3, 1, "5H", "2S", 0, "4D"), SPADES, 13) == "ruffed"
     assert persona.trick_moment(trick(3, 0, "5S", "9S", 1, "4D"), SPADES, 13) is None  # trumps led: no ruff
