@@ -218,8 +218,8 @@ def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: 
     """The FX edition from its .arduboy package, as a player loads it (ProjectABE reads the package's
     data image the same way): the splash, the title (``fx_intro.gif`` from power-on), the menu, the rules,
     the deal (``fx_deal.gif``) and a table, as ``fx_*.png``; each opponent greeting a game's first hand at
-    the table, ``fx_opponent_NAME.png`` (and all of them four times larger, ``fx_opponents.png``); the coach
-    (:func:`take_coach`); and ``fx_no_data.png``, its hex run without the data."""
+    the table, ``fx_opponent_NAME.png``; the coach (:func:`take_coach`); and ``fx_no_data.png``, its hex run
+    without the data."""
     from .arduboyfile import read
 
     program = read(package)
@@ -253,7 +253,7 @@ def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: 
             dev.wait_turn()
             dev.run(30)
             save(emu.screen(), "table")
-        greetings, ones = [], Saver(out_dir, 1, "fx_opponent_")  # at 1x, as the OLED shows them
+        ones = Saver(out_dir, scale, "fx_opponent_")
         for level, player in enumerate(DEVICE_PLAYERS):
             with Emulator(hex_file, adc_seed=5, backend=emulator, fx=program.fx) as emu:
                 dev = Device(emu)
@@ -263,14 +263,8 @@ def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: 
                 dev.tap("B")
                 enter_deal(dev, LEADS_FIRST)
                 dev.run(GREETED)
-                greetings.append(emu.screen())
                 ones(emu.screen(), OPPONENTS[player].lower())
-        strip = Image.new("1", (128, 64 * len(greetings)))
-        for i, picture in enumerate(greetings):
-            strip.paste(frame_to_image(picture), (0, 64 * i))
-        path = save.out / "fx_opponents.png"
-        strip.resize((strip.width * 4, strip.height * 4), Image.NEAREST).save(path, format="PNG")
-        save.saved += ones.saved + [path]
+        save.saved += ones.saved
         take_coach(hex_file, program.fx, save, emulator)
         with Emulator(hex_file, backend=emulator) as emu:  # no chip data
             emu.run_ms(500)

@@ -3,7 +3,7 @@
 The FX edition in ProjectABE, as players run it: the opponent greets a hand in a one-line bubble on the
 top line while the stock, the face-up card, the trump box, the scores and the hand stay in sight; play
 goes on under its words, so at Fast the first stage-2 turn comes as quickly as any other; its slam and
-the game's end are said where the player looks. The classic edition in avr8js: Continue shows its own
+the game's end are said where the player looks. The classic edition (in ProjectABE too): Continue shows its own
 page at once and then the table, nothing of the menu or the search between; a trick's counts and the
 face change when its winner is framed, not while the answer is on show alone; one point is one point;
 the opponent has one name everywhere.
@@ -106,11 +106,11 @@ def test_its_slam_and_the_game_are_said(fx_hex, fx_image, projectabe):
         assert read(picture, 38, 64 - 2 * len(word), len(word), ink=False) == word
 
 
-def test_continue_shows_its_page_then_the_table(firmware_hex):
+def test_continue_shows_its_page_then_the_table(firmware_hex, projectabe):
     """Continue at Master after 5 tricks: from the press, the resume's own page ("Resuming hand 1, trick
     ...", the rest of the screen dark) while the computer's cards are found again, then the table; no
     frame of the menu under the thinking line, none black or half drawn between."""
-    with booted(firmware_hex, adc_seed=3) as dev:
+    with booted(firmware_hex, adc_seed=3, backend=projectabe) as dev:
         dev.menu("settings")
         dev.change_settings(SMALL | FAST | MASTER)
         dev.tap("B")
@@ -153,12 +153,12 @@ def masked(picture: bytes) -> bytes:
     return bytes(table)
 
 
-def test_a_trick_tells_its_result_when_framed_and_one_point_is_one(firmware_hex):
+def test_a_trick_tells_its_result_when_framed_and_one_point_is_one(firmware_hex, projectabe):
     """Small Whist at Club, the normal speed: while the first trick's answer is on show alone the
     panel's counts and the face are those before the trick; they change with "Yours." or "Mine." and
     the winner's frame. The hand ends 4 tricks to 3: "You scored 1 point"."""
     counts = (108, 128, 14, 28)  # the tricks and points of both sides (firmware/table.cpp's classic panel)
-    with booted(firmware_hex, adc_seed=5) as dev:
+    with booted(firmware_hex, adc_seed=5, backend=projectabe) as dev:
         dev.menu("settings")
         dev.change_settings(SMALL | SINGLE)
         dev.tap("B")
@@ -187,9 +187,9 @@ def test_a_trick_tells_its_result_when_framed_and_one_point_is_one(firmware_hex)
         assert read(dev.emu.screen(), 0) == "Hand 1: You scored 1 point"
 
 
-def test_one_name_for_each_opponent(firmware_hex):
+def test_one_name_for_each_opponent(firmware_hex, projectabe):
     """Settings name the level and its opponent ("Club: Reg"), and so do the stats."""
-    with booted(firmware_hex) as dev:
+    with booted(firmware_hex, backend=projectabe) as dev:
         dev.menu("settings")
         dev.wait_screen("settings")
         assert read(dev.emu.screen(), 9 + 3 * 7, 60) == "Club: Reg"
