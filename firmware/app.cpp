@@ -142,7 +142,9 @@ void toTable(Screen s) {
   if (s != TABLE) return;
   view.deal(game);  // a person's hand is dealt before the player's eyes (resume() takes it back)
 #if WHIST_FX
-  say(game.handNo == 1 ? text::MOMENT_FIRST : text::MOMENT_HAND);  // a game's first hand or a later one
+  static bool greeted;  // since power-on: "Another hand, then." never opens a session
+  say(game.handNo == 1 || !greeted ? text::MOMENT_FIRST : text::MOMENT_HAND);
+  greeted = true;
   view.tip = !tipped && (HINT_LEVELS >> game.who[1] & 1);
 #endif
 }

@@ -32,7 +32,7 @@ NAME_CHARS = 3
 # The moments an opponent speaks at, and how many lines it has for each (the device keeps a
 # moment's first line and its count in one byte: text::Moment).
 MOMENTS: dict[str, int] = {
-    "first": 2,      # a game's first hand starts
+    "first": 2,      # a game's first hand starts, or a session's
     "hand": 3,       # a later hand starts
     "ruffs": 2,      # it wins a trick with a trump on a card of another suit
     "ruffed": 2,     # the player does
@@ -156,9 +156,10 @@ def line(player: str, moment: str, seed: int, hand_no: int, tricks: int = 0) -> 
     return LINES[player][moment][line_index(moment, seed, hand_no, tricks)]
 
 
-def hand_moment(hand_no: int) -> str:
-    """The moment a hand starts: a game's first, or a later one."""
-    return "first" if hand_no == 1 else "hand"
+def hand_moment(hand_no: int, session_first: bool = False) -> str:
+    """The moment a hand starts: a game's first or a session's first (the device's first since power-on,
+    a game continued included), or a later one."""
+    return "first" if hand_no == 1 or session_first else "hand"
 
 
 def next_line(player: str) -> str:

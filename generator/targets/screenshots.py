@@ -133,7 +133,7 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
         save(emu.screen(), "deal")
         game = ButtonGame(dev)
         game.start()
-        dev.run(6)
+        dev.run(6 + 3 * 13 - DEALT)  # the deal over (3 frames a card), its first search begun
         save(emu.screen(), "thinking")
         game.play_hand(tricks=1)
         # each step of the next stage-1 trick whose last card is ours, from our press to our next turn

@@ -28,6 +28,7 @@ def test_the_deal_and_the_tricks_choose_the_line_and_every_line_is_said():
 
 def test_a_games_first_hand_is_greeted_as_the_first():
     assert persona.hand_moment(1) == "first" and persona.hand_moment(2) == "hand"
+    assert persona.hand_moment(3, session_first=True) == "first"  # a game continued after power-on
     assert not any("nother" in t for lines in persona.LINES.values() for t in lines["first"])
 
 

@@ -62,6 +62,15 @@ def test_the_greeting_leaves_the_table_in_sight(fx_hex, fx_image, projectabe):
         assert region(during, x0, x1, y0, y1) == region(after, x0, x1, y0, y1), (x0, y0)
 
 
+def test_any_button_skips_the_splash(fx_hex, fx_image, projectabe):
+    """Power-on shows the FX edition's splash (a card turned over, not the title); a press goes straight
+    to the menu, as a press at the title does: nothing is added to a returning player's path."""
+    with booted(fx_hex, fx=fx_image, backend=projectabe) as dev:
+        assert dev.screen == SCREEN["title"] and read(dev.emu.screen(), 57, 25, 20) == "German Whist for two"
+        dev.tap("A")
+        assert dev.screen == SCREEN["menu"]
+
+
 def test_at_fast_the_words_do_not_hold_play(fx_hex, fx_image, projectabe):
     """Small Whist at Fast: from the press of the player's last stage-1 card to the first stage-2 turn
     within 80 frames (the trick's beat and hold, the computer's pause and card), stage 2 announced."""
