@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Protocol
 import click
 import serial
 
+from ..engine import bounded
 from . import arduboyfile, fxchip, intelhex
 from .editions import CATERINA_PROGRAM, CATHY3K_PROGRAM, CLASSIC
 
@@ -180,14 +181,11 @@ class Game:
 def read_game(path: Path) -> Game:
     """The program (and chip images) a .hex or .arduboy file writes, refused if invalid or if it reaches
     into every Arduboy bootloader; the bootloader found on the device may refuse it later."""
-    if path.is_dir():
-        raise UploadError(f"{path}: a folder, not a file; name the .hex or .arduboy to upload")
-    if not path.is_file():
-        raise UploadError(f"{path}: no such file; build it with 'make hex' or name the .hex to upload")
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise UploadError(f"{path}: cannot read it ({e.strerror}); check the file") from None
+    fix = "build it with 'make hex' or name the .hex to upload"
+    try:  # a regular file, at most what a hex holds, or a package if it starts as a zip does
+        raw = bounded.read(path, replace(intelhex.HEX, fix=fix), replace(arduboyfile.PACKAGE, fix=fix))
+    except bounded.InputError as e:
+        raise UploadError(str(e)) from None
     if zipfile.is_zipfile(io.BytesIO(raw)):
         return _package(path)
     if raw.startswith(b"PK"):
