@@ -468,7 +468,7 @@ def upload(file: str, port: str | None, erase_saves: bool) -> None:
 @main.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/gen"),
               show_default=True, help="Directory for the generated C++.")
-@click.option("--assets", type=click.Path(file_okay=False, path_type=Path), default=Path("assets"),
+@click.option("--assets", type=click.Path(path_type=Path), default=Path("assets"),
               show_default=True, help="Directory of the PNG art.")
 @click.option("--edition", type=click.Choice(["classic", "fx"]), default="classic", show_default=True,
               help="fx: the FX and Mini editions' sources, their texts and sprites on the chip, with its data "
@@ -478,6 +478,7 @@ def generate(out: Path, assets: Path, edition: str) -> None:
     from ..codegen import generate_all
     from ..codegen.sprites import SpriteError
 
+    input_folder(assets, "--assets", "give the folder of the game's art and texts (assets)")
     output_folder(out, "--out")
     try:
         files = generate_all(out, assets, fx=edition == "fx")
@@ -509,8 +510,9 @@ def build(out: Path, dist: Path) -> None:
 @click.argument("elf", type=click.Path(path_type=Path))
 def size(elf: Path) -> None:
     """Print the largest items and the flash and static RAM use of ELF; fail above the limits."""
-    from ..targets.package import BuildError, elf_size, size_report, size_table
+    from ..targets.package import ELF, BuildError, elf_size, size_report, size_table
 
+    readable(str(elf), ELF)  # before avr-nm reads it
     try:
         click.echo(size_table(elf))
         click.echo(size_report(*elf_size(elf)))
@@ -597,6 +599,15 @@ def readable(path: str | None, kind: Kind, fix: str | None = None) -> None:
         check(path, replace(kind, fix=fix) if fix else kind)
     except InputError as e:
         fail(e)
+
+
+def input_folder(path: Path, option: str, fix: str) -> None:
+    """Fail (one line) unless the folder a command reads from is one."""
+    from ..engine.bounded import what_is
+
+    what = what_is(path)
+    if what != "a folder":
+        fail(f"{option} {path}: {what + ', not a folder' if what else 'no such folder'}; {fix}")
 
 
 def output_folder(path: Path, option: str) -> None:

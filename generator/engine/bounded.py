@@ -52,16 +52,24 @@ def size_words(n: int) -> str:
 
 
 def _what(mode: int) -> str:
-    """What a path that is no regular file is, in a message."""
+    """What a path is, in a message: a file, a folder, a device..."""
+    if stat.S_ISREG(mode):
+        return "a file"
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+    return "a socket"
+
+
+def what_is(path: str | Path) -> str | None:
+    """What is at ``path``, in a message's words ("a folder", "a device"...), or None if nothing is."""
+    try:
+        return _what(os.stat(path).st_mode)
+    except OSError:
+        return None
 
 
 def _refused(path: str | Path, st: os.stat_result, kind: Kind) -> InputError | None:
@@ -110,7 +118,8 @@ def read(path: str | Path, *kinds: Kind) -> bytes:
         if size > kind.limit:
             raise InputError(f"{path}: {size_words(size)}, more than {kind.name} holds "
                              f"({size_words(kind.limit)} at most); {kind.fix}")
-        data = head + f.read(kind.limit + 1 - len(head))
+        f.seek(0)
+        data = f.read(kind.limit + 1)  # one piece: no copy of a large file held twice
     if len(data) > kind.limit:
         raise InputError(f"{path}: grew past {size_words(kind.limit)} while read, more than {kind.name} holds; "
                          f"{kind.fix}")

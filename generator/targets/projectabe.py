@@ -22,7 +22,7 @@ import urllib.request
 from pathlib import Path
 from typing import Callable
 
-from ..engine.bounded import InputError, Kind, check
+from ..engine.bounded import InputError, Kind, check, what_is
 
 ROOT = Path(__file__).resolve().parents[2]
 PINNED_FILE = ROOT / "emulator" / "projectabe" / "pinned.json"
@@ -54,6 +54,9 @@ def find(explicit: str | Path | None = None) -> Path:
     for given, how in ((explicit, "--projectabe"), (os.environ.get(ENV), ENV)):
         if given:
             folder = Path(given).expanduser().resolve()
+            if (what := what_is(folder)) not in ("a folder", None):
+                raise NotFound(f"{how} {folder}: {what}, not a folder; give the folder of a ProjectABE build, or "
+                               f"run: whist projectabe fetch (downloads the pinned build into {cache_dir()})")
             if not has_build(folder):
                 raise NotFound(f"{how} {folder}: no app.js there; run: whist projectabe fetch "
                                f"(downloads the pinned build into {cache_dir()})")
@@ -61,7 +64,7 @@ def find(explicit: str | Path | None = None) -> Path:
                 try:
                     check(folder / name, BUILD_FILE)
                 except InputError as e:
-                    raise NotFound(f"{how} {folder}: {e}") from None
+                    raise NotFound(str(e)) from None
             return folder
     for folder in (SHARED, cache_dir()):
         if has_build(folder):

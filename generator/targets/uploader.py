@@ -139,7 +139,7 @@ def _port_message(device: str, doing: str, e: OSError, retry: str = RETRY) -> st
 
 
 def _not_a_port(device: str) -> str | None:
-    """What `device` is if it cannot be a serial port (a folder, a file, a device that is no terminal), else None.
+    """What `device` is if it cannot be a serial port (a folder, a file, a FIFO, a device that is no terminal), else None.
 
     Asked only after opening it failed, so looking cannot disturb a working port."""
     try:
@@ -150,6 +150,8 @@ def _not_a_port(device: str) -> str | None:
         return "a folder"
     if stat.S_ISREG(mode):
         return "a plain file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode):
         try:
             fd = os.open(device, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
