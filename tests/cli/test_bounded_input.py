@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
+import time
+import tty
 from pathlib import Path
 
 import pytest
@@ -104,7 +107,7 @@ def test_one_line_soon_and_small(results, case):
     assert not r["timed_out"], f"still running after 20 s: {r}"
     lines = r["stderr"].splitlines()
     assert r["code"] != 0 and len(lines) == 1 and lines[0].startswith("error: "), r
-    assert "Traceback" not in r["stderr"] and "\x00" not in lines[0]
+    assert "Traceback" not in r["stderr"] and "\x00" not in lines[0] and len(lines[0]) < 300
     assert r["seconds"] < SECONDS, r
     assert r["peak_mb"] < MEGABYTES, r
     if "line" in case[1]:
@@ -123,3 +126,38 @@ def test_what_each_refusal_says(results, places):
                                    "(256 characters at most): 'hand 1 dealer=1 xxxxxxxxxxxxxxxxxxxxxxxx...'; give")
     assert results[("upload {}", "line")]["stderr"].startswith(
         f"error: {places['line']}: 50 MB, more than an Intel HEX file holds (512 KB at most); ")
+
+
+def test_a_serial_port_that_sends_no_line_end_is_refused_line_by_line():
+    """A port is a device on purpose (whist review --port, whist trace --port): read as it comes, one line at
+    a time, a line longer than a trace's refused as soon as it is (here a terminal sending x's for ever)."""
+    master, slave = os.openpty()
+    tty.setraw(slave)  # no echo filling the terminal's buffer before the command sets it so itself
+    port, stop = os.ttyname(slave), threading.Event()
+
+    def send() -> None:
+        os.set_blocking(master, False)
+        while not stop.is_set():
+            for act in (lambda: os.write(master, b"x" * 256), lambda: os.read(master, 4096)):  # what `trace` sends
+                try:
+                    act()
+                except BlockingIOError:
+                    pass
+            time.sleep(0.005)
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    try:
+        results = run_all([{"args": ["review", "--port", port]}, {"args": ["trace", "--seed", "1", "--port", port]}])
+    finally:
+        stop.set()
+        sender.join()
+        os.close(master)
+        os.close(slave)
+    for r in results:
+        assert not r["timed_out"] and r["code"] == 1, r
+        last = r["stderr"].splitlines()[-1]
+        assert r["stderr"].count("error: ") == 1 and last.startswith(f"error: {port}: line 1 is longer than any "
+                                                                     "line of a trace (256 characters at most): 'xxx")
+        assert last.endswith("...'; is Whist running on the device?")
+        assert r["seconds"] < SECONDS and r["peak_mb"] < MEGABYTES, r
