@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TIMEOUT = 20.0  # seconds before a child is taken to be stuck (blocked on a FIFO, reading for ever) and killed
+TIMEOUT = 10.0  # seconds before a child is taken to be stuck (blocked on a FIFO, say) and killed
 
 
 def run_all(cases: list[dict]) -> list[dict]:
@@ -54,7 +54,8 @@ def _child(args: list[str], stdin: str | None, out: int, err: int) -> None:
 
 
 def measure(args: list[str], stdin: str | None = None) -> dict:
-    """One command in a forked child: code, stdout, stderr, peak_mb, seconds, timed_out."""
+    """One command in a forked child: code, stdout, stderr, peak_mb, seconds (wall clock), cpu (seconds of
+    processor time, the processes it started included), timed_out."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         sys.stdout.flush()
         started = time.monotonic()
@@ -77,7 +78,7 @@ def measure(args: list[str], stdin: str | None = None) -> dict:
         err.seek(0)
         return {"code": os.waitstatus_to_exitcode(status), "stdout": out.read().decode(errors="replace"),
                 "stderr": err.read().decode(errors="replace"), "peak_mb": usage.ru_maxrss / 1024,
-                "seconds": seconds, "timed_out": timed_out}
+                "seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime, "timed_out": timed_out}
 
 
 if __name__ == "__main__":

@@ -2,9 +2,10 @@
 folder, a 50 MB line. Each answers with one line (`error: ...`), a non-zero exit, within 2 s and under 200 MB,
 without blocking on the FIFO or reading the device for ever (generator/engine/bounded.py).
 
-The commands run in children of one measuring process (measured.py): the time is the command's, from its
-start to its exit, after the Python start every command pays (about 0.3 s); the memory is the child's peak,
-the processes it started included.
+The commands run in children of one measuring process (measured.py), from the command's start to its exit,
+after the Python start every command pays (about 0.3 s). The 2 s are processor time, the processes a command
+starts included: on a machine shared with other work the wall clock measures the others too (a command stuck
+on a FIFO uses none, and is caught by the wall clock's 10 s). The memory is the peak, those processes included.
 """
 
 from __future__ import annotations
@@ -104,12 +105,11 @@ CASES = ([(" ".join(c), w) for c in COMMANDS for w in INPUTS] + [(" ".join(c), f
 @pytest.mark.parametrize("case", CASES, ids=[f"{c} <- {w}" for c, w in CASES])
 def test_one_line_soon_and_small(results, case):
     r = results[case]
-    assert not r["timed_out"], f"still running after 20 s: {r}"
+    assert not r["timed_out"], f"still running after 10 s: {r}"
     lines = r["stderr"].splitlines()
     assert r["code"] != 0 and len(lines) == 1 and lines[0].startswith("error: "), r
     assert "Traceback" not in r["stderr"] and "\x00" not in lines[0] and len(lines[0]) < 300
-    assert r["seconds"] < SECONDS, r
-    assert r["peak_mb"] < MEGABYTES, r
+    assert r["cpu"] < SECONDS and r["peak_mb"] < MEGABYTES, r
     if "line" in case[1]:
         assert "x" * QUOTED not in lines[0], "a long stretch of the 50 MB line is quoted"
 
@@ -160,4 +160,4 @@ def test_a_serial_port_that_sends_no_line_end_is_refused_line_by_line():
         assert r["stderr"].count("error: ") == 1 and last.startswith(f"error: {port}: line 1 is longer than any "
                                                                      "line of a trace (256 characters at most): 'xxx")
         assert last.endswith("...'; is Whist running on the device?")
-        assert r["seconds"] < SECONDS and r["peak_mb"] < MEGABYTES, r
+        assert r["cpu"] < SECONDS and r["peak_mb"] < MEGABYTES, r
