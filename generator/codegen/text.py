@@ -25,8 +25,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from .. import __version__
 from ..ai import persona
 from ..ai.players import DEVICE_PLAYERS, LEVEL_NAMES
-from ..engine import cards, display, rules
-from ..engine import bounded
+from ..engine import bounded, cards, display, rules
 from . import tracetext
 from .pack import TextPack, bpe_pack
 
