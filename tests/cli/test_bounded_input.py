@@ -48,7 +48,7 @@ PIPED = [(["review", "-"], "device"), (["review", "-"], "line"), (["replay", "-"
 
 @pytest.fixture(scope="module")
 def places(tmp_path_factory) -> dict[str, str]:
-    """Each kind of bad input by name, and a copy of assets/ and of a ProjectABE folder with one file of each kind."""
+    """Where each kind of bad input is, by name (and "out": a folder to generate into)."""
     tmp = tmp_path_factory.mktemp("bounded")
     os.mkfifo(tmp / "fifo")
     (tmp / "folder").mkdir()
