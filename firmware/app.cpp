@@ -489,30 +489,23 @@ void stepTitle() {
 // last trick, which would end the hand. The trace stays held back (`hidden`).
 // The searches take a while at Hard (about 0.3 s a stage-1 card): meanwhile
 // the screen is the resume's own page, its top line "Resuming hand 2, trick
-// 18..." counting up (resumeFrame, the searches' think hook; presses are
-// kept), and the table follows at once.
-void resumeFrame() {
-  if (!hw::frameReady()) return;
-  keepPresses();
-  table::drawResuming(game);
-  hw::displayTop();
-}
-
+// 18..." counting up (drawn by the searches' think hook, which keeps presses),
+// and the table follows at once.
 void resume() {
   deal();
   toTable(TABLE);
   view.dealT = 0;  // the hand is not dealt again before the player's eyes
+  view.resuming = true;  // its own page: the top line alone (aiMove's think hook redraws it)
   memset(hw::frame, 0, sizeof hw::frame);
-  table::drawResuming(game);
+  view.drawMessage(game);
   hw::display();
-  setThinkHook(resumeFrame);
   for (uint8_t last = 2 * handSize(game) - 1;;) {
-    while (turn(game)) play(game, chooseAI(game));
+    while (turn(game)) play(game, aiMove());
     uint8_t c = prefs::loggedCard(game);
     if (game.trickNo == last || c >= MAX_CARDS || !isLegal(game, c)) break;
     play(game, c);
   }
-  setThinkHook(nullptr);
+  view.resuming = false;
 #if WHIST_FX
   if (game.trickNo) view.voiceT = 0;  // no greeting for a hand resumed after its start
 #endif

@@ -25,7 +25,7 @@ constexpr int8_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
 // shorter beat and hold (the answer is still seen on its own) and no slide
 constexpr uint8_t BEAT = 20, HOLD = 90, SLIDE = 32, BEAT_FAST = 8, HOLD_FAST = 30, FRESH = 60;
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
-constexpr uint8_t DEAL_STEP = 3;  // frames between two of seat 0's cards as they are dealt
+constexpr uint8_t DEAL_SHIFT = 2;  // 1 << DEAL_SHIFT frames between two of seat 0's cards as they are dealt
 #if WHIST_FX
 // The panel: each side's name (inverted on its turn), tricks and points, then the opponent's portrait at
 // the right edge (its mood as the classic edition's face); the trick's cards overlap, the right one on top.
@@ -136,18 +136,17 @@ void bubble(uint8_t voice) {
 }
 #endif
 
-// Dots from x that move while the computer searches.
-void dots(uint8_t x) {
-  for (uint8_t n = hw::frameCount >> 4 & 3; n--;) x = gfx::textId(x, 0, text::DOT);
-}
-
 void message(const Game& g, const View& v) {
   if (v.demo) {  // the title's demo says so, right of the messages (at most 27 characters)
     gfx::fillRect(109, 0, 19, 6);
     gfx::textId(111, 0, text::DEMO, gfx::BLACK);
   }
-  uint8_t msg;
-  if (v.review) {
+  static_assert(text::YOU == 0, "no message is text 0");
+  uint8_t msg = 0, x;  // 0: the text from x on is followed by moving dots
+  if (v.resuming) {  // Continue's page: "Resuming hand 2, trick 18...", the trick counting up
+    uint8_t n[2] = {uint8_t(g.handNo), uint8_t(g.trickNo + 1)};
+    x = filled(0, 0, text::RESUMING, n);
+  } else if (v.review) {
     msg = text::LAST_TRICK;
   } else if (v.note) {
 #if WHIST_FX
@@ -165,8 +164,7 @@ void message(const Game& g, const View& v) {
   } else if (v.handOver) {
     msg = text::HAND_OVER;
   } else if (!human(g) || turn(g) != 0) {  // before a stage's notice: its first decision is the longest
-    dots(gfx::textId(gfx::textId(0, 0, seatName(g, turn(g))), 0, text::IS_THINKING));
-    return;
+    x = gfx::textId(gfx::textId(0, 0, seatName(g, turn(g))), 0, text::IS_THINKING);
   } else if (!stockLeft(g) && g.trickNo == handSize(g)) {  // the notices show on the player's first turn of a stage
 #if WHIST_FX
     if (v.tip && (hw::frameCount & 64)) {  // the coach's tip, once after power-on, in turn with the notice
@@ -185,7 +183,8 @@ void message(const Game& g, const View& v) {
   } else {
     msg = g.lead == NO_CARD ? text::YOUR_LEAD : text::YOUR_TURN;
   }
-  gfx::textId(0, 0, msg);
+  if (msg) return (void)gfx::textId(0, 0, msg);
+  for (uint8_t n = hw::frameCount >> 4 & 3; n--;) x = gfx::textId(x, 0, text::DOT);  // dots that move while it searches
 }
 
 // The opponent's face; each side's name (inverted on its turn), tricks ("Tk":
@@ -269,7 +268,7 @@ bool View::step() {
   return true;
 }
 
-void View::deal(const Game& g) { dealT = cardCount(g, 0) * DEAL_STEP; }
+void View::deal(const Game& g) { dealT = cardCount(g, 0) << DEAL_SHIFT; }
 
 void View::aim(const Game& g) {
   uint8_t hand[MAX_HAND + 1];
@@ -314,12 +313,6 @@ uint8_t View::selectedCard(const Game& g) const {
 void View::drawMessage(const Game& g) const {
   memset(hw::frame, 0, hw::WIDTH);
   message(g, *this);
-}
-
-void drawResuming(const Game& g) {
-  memset(hw::frame, 0, hw::WIDTH);
-  uint8_t v[2] = {uint8_t(g.handNo), uint8_t(g.trickNo + 1)};
-  dots(filled(0, 0, text::RESUMING, v));
 }
 
 void View::draw(const Game& g) {
@@ -383,7 +376,7 @@ void View::draw(const Game& g) {
   }
   if (note) note--;
   if (freshT && !trickT) freshT--;
-  if (dealT) n -= (dealT + DEAL_STEP - 1) / DEAL_STEP;  // the cards dealt so far, each in its place
+  n -= (dealT + (1 << DEAL_SHIFT) - 1) >> DEAL_SHIFT;  // the cards dealt so far, each in its place
   for (uint8_t i = 0; i < n; i++, x += step) {
     uint8_t c = hand[i];
     bool sel = myTurn && i == selected;
@@ -532,8 +525,10 @@ void drawGameOver(const Game& g) {
   FACE(54, 12, g, w == 0 ? TRIUMPHANT : w == 1 ? SULKING : NEUTRAL);
   gfx::textId(38, 28, text::BEAT_YOU + w);
 #endif
-  if (w == 1) {  // who is next
-    gfx::textId(0, 48, text::nextUp(g.who[1]));
+  if (w == 1) {  // who is next, as Settings names it (persona.next_line)
+    uint8_t next = g.who[1] + 1;
+    if (next < NUM_PLAYER_KINDS) gfx::textId(gfx::textId(0, 48, text::NEXT_UP), 48, text::levelName(next));
+    else gfx::textId(0, 48, text::TOP_BEATEN);
   } else {
     gfx::textId(0, 48, text::DEAL);
     gfx::number(20, 48, g.seed);

@@ -30,6 +30,7 @@ struct View {
   bool aimed;          // the cursor was put on a playable card for this turn
   bool demo;           // the title's demo: captioned DEMO
   bool drawn;          // the OLED shows this table as draw() left it (a search may start)
+  bool resuming;       // Continue is playing the hand's log again: the top line says so (drawMessage)
   uint8_t suitStyle;   // whist::SuitOrderStyle
 #if WHIST_FX
   bool tip;            // the coach's tip shows with stage 2's notice (once after power-on, at the hint's levels)
@@ -118,9 +119,6 @@ void drawHandEnd(const whist::Game& g, const Coach& coach);
 // The scoreboard after a hand, with the reason for its points (a slam: the title inverted).
 void drawHandEnd(const whist::Game& g);
 #endif
-// Continue's page while the hand's log is played again: its top line ("Resuming hand 2, trick 18...",
-// the trick counting up), page 0 cleared first as drawMessage does.
-void drawResuming(const whist::Game& g);
 // A card face with its rank and suit, 16x24 at (x, y).
 void drawCard(int8_t x, int8_t y, uint8_t card);
 // The game's result; A plays a new deal of the same kind (app.cpp). A player who won is told who is next.

@@ -162,13 +162,17 @@ def hand_moment(hand_no: int, session_first: bool = False) -> str:
     return "first" if hand_no == 1 or session_first else "hand"
 
 
+NEXT_UP, TOP_BEATEN = "Next up: AI level ", "You beat them all!"  # the device's labels (assets/text/labels.txt)
+
+
 def next_line(player: str) -> str:
-    """What a player who has just beaten ``player`` is told: who is next, and at which level."""
+    """What a player who has just beaten ``player`` is told: who is next, as Settings names it ("Next up: AI
+    level Pro: Ada"); the last level, that there is none."""
     i = DEVICE_PLAYERS.index(player)
     if i + 1 == len(DEVICE_PLAYERS):
-        return f"{OPPONENTS[player]} beaten: the top level!"
+        return TOP_BEATEN
     after = DEVICE_PLAYERS[i + 1]
-    return f"Next up: {OPPONENTS[after]} (AI level {LEVEL_NAMES[after][0]})"
+    return f"{NEXT_UP}{LEVEL_NAMES[after][0]}: {OPPONENTS[after]}"
 
 
 def name(player: str) -> str:

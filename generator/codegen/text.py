@@ -94,8 +94,8 @@ def labels(assets_dir: Path) -> list[tuple[str, str]]:
 
 def titles() -> list[tuple[str, str]]:
     """The menus' names from the engine: DECK_<deck>, SCORING_<scoring>_<deck>,
-    LEVEL_NAME_<player> ("Club: Reg", the level and its opponent), OPPONENT_<player>, NEXT_<player> (who
-    is next once it is beaten), SUIT_ORDER_<style>, each in its enumeration's order; then
+    LEVEL_NAME_<player> ("Club: Reg", the level and its opponent), OPPONENT_<player>, SUIT_ORDER_<style>,
+    each in its enumeration's order; then
     REASON_<kind>, the scoreboard's reason lines ("#n": a number, whist::handReason's), and
     NOTICE_<kind>, stage 2's notices (whist::stage2Notice's numbers)."""
     decks = list(cards.DECKS.values())
@@ -104,7 +104,6 @@ def titles() -> list[tuple[str, str]]:
             for s in rules.SCORINGS.values() for d in decks]
     out += [(f"LEVEL_NAME_{p.upper()}", f"{LEVEL_NAMES[p][0]}: {persona.OPPONENTS[p]}") for p in DEVICE_PLAYERS]
     out += [(f"OPPONENT_{p.upper()}", persona.OPPONENTS[p]) for p in DEVICE_PLAYERS]
-    out += [(f"NEXT_{p.upper()}", persona.next_line(p)) for p in DEVICE_PLAYERS]
     out += [(f"SUIT_ORDER_{st.upper()}", display.SUIT_ORDER_TITLES[st]) for st in display.SUIT_ORDER_STYLES]
     out += [(f"REASON_{kind.upper()}", t) for kind, t in display.REASONS.items()]
     out += [(f"NOTICE_{kind.upper()}", t) for kind, t in display.NOTICES.items()]
@@ -171,7 +170,6 @@ def firsts(fx: bool = False) -> dict[str, str]:
         "scoring": f"SCORING_{scoring}_{deck}",
         "level_name": f"LEVEL_NAME_{DEVICE_PLAYERS[0].upper()}",
         "opponent": f"OPPONENT_{DEVICE_PLAYERS[0].upper()}",
-        "next": f"NEXT_{DEVICE_PLAYERS[0].upper()}",
         "suit_order": f"SUIT_ORDER_{display.SUIT_ORDER_STYLES[0].upper()}",
         "reason": f"REASON_{next(iter(display.REASONS)).upper()}",
         "notice": f"NOTICE_{next(iter(display.NOTICES)).upper()}",

@@ -51,8 +51,15 @@ def test_the_moments_of_a_trick():
 
 
 def test_the_next_opponent_is_named():
-    assert persona.next_line("original") == "Next up: Ada (AI level Pro)"
-    assert persona.next_line("hard").startswith("Max beaten")
+    """As Settings names it; the device draws the same words from its labels."""
+    from pathlib import Path
+
+    from generator.codegen.text import labels
+
+    assert persona.next_line("original") == "Next up: AI level Pro: Ada"
+    assert persona.next_line("hard") == "You beat them all!"
+    device = dict(labels(Path(__file__).resolve().parents[2] / "assets"))
+    assert (device["NEXT_UP"], device["TOP_BEATEN"]) == (persona.NEXT_UP, persona.TOP_BEATEN)
 
 
 @pytest.mark.parametrize("bad", ["x" * (persona.LINE_CHARS + 1), "two\nrows"])

@@ -68,9 +68,9 @@ def test_texts_come_from_the_assets_and_the_engine() -> None:
     assert items["IS_THINKING"] == " is thinking"  # a label's spaces are kept
     assert (items["DECK_28"], items["SCORING_LAST13_28"], items["LEVEL_NAME_ORIGINAL"]) == ("Small Whist 28", "Last 7", "Club: Reg")
     labels = len(text.labels(ASSETS))
-    # labels, titles (packs, scorings by pack, levels, opponents, who is next after each, suit orders, score reasons,
-    # stage 2's notices), files, scoring helps, settings hints, level hints, then what goes out over serial
-    assert len(items) == labels + 2 + 4 * 2 + 5 + 5 + 5 + 2 + 5 + 4 + 3 + 4 * 2 + 8 + 5 + len(tracetext.texts())
+    # labels, titles (packs, scorings by pack, levels, opponents, suit orders, score reasons, stage 2's notices), files,
+    # scoring helps, settings hints, level hints, then what goes out over serial
+    assert len(items) == labels + 2 + 4 * 2 + 5 + 5 + 2 + 5 + 4 + 3 + 4 * 2 + 8 + 5 + len(tracetext.texts())
     assert list(items)[-len(tracetext.texts()):] == [name for name, _ in tracetext.texts()]
     assert items["TRACE_ERROR_BUSY"] == "error busy\n" and items["TRACE_PLAYER_5"] == "human"
     assert list(items)[:labels] == [name for name, _ in text.labels(ASSETS)]  # first: the device skips fewer
