@@ -8,6 +8,7 @@
 #include "buttons.h"
 #include "fx.h"
 #include "sound.h"
+#include "usb.h"
 
 namespace hw {
 
@@ -140,6 +141,7 @@ bool frameReady() {
   frameCount++;
   buttons::nextFrame();
   sound::update();
+  usb::frame();
   return true;
 }
 
@@ -183,3 +185,13 @@ uint32_t randomSeed() {
 }
 
 }  // namespace hw
+
+// In place of the core's main(), which would attach the core's USB stack: the
+// core's init() (Timer0 counting millis(), whose overflow ISR cart builders
+// patch; the ADC's clock), our own USB, then the sketch's setup() and loop().
+int main() {
+  init();
+  usb::begin();
+  setup();
+  for (;;) loop();
+}
