@@ -66,18 +66,19 @@ struct LineCoding {
   uint32_t rate;
   uint8_t stopBits, parity, dataBits;
 } lineCoding = {57600, 0, 0, 8};  // 8N1
-uint8_t lineState;      // SET_CONTROL_LINE_STATE: bit 0 DTR, bit 1 RTS
+volatile uint8_t lineState;  // SET_CONTROL_LINE_STATE: bit 0 DTR, bit 1 RTS (set by the USB interrupt)
 uint8_t configuration;  // SET_CONFIGURATION's value, 0 or 1
 uint8_t wakeup;         // GET_STATUS's remote wake-up bit (2) as the host set it; never signalled
-bool touched;           // a 1200-baud touch is counting down to its reset
+uint16_t* touchKey;     // where a 1200-baud touch counting down to its reset put the key, or null
 uint8_t txLed, rxLed;   // frames left in the TX and RX LEDs' pulses
+uint8_t status[2];      // a reply made up on the spot
 
 constexpr uint8_t LED_FRAMES = 6;  // about 100 ms, as the core's pulses
 
 // Waits until endpoint 0 shows one of `flags`. False if a SETUP came instead
 // (the host has given up this transfer) or after about 30 ms, so that no host
 // can hold the game up, nor one that vanished mid-transfer.
-bool await(uint8_t flags) {
+__attribute__((always_inline)) inline bool await(uint8_t flags) {
   uint16_t n = 0;
   do {
     uint8_t i = UEINTX;
@@ -106,20 +107,23 @@ void reply(const uint8_t* p, uint8_t n, uint16_t length, bool flash) {
 // 120 ms watchdog reset into the bootloader. With a LUFA-style bootloader
 // (0xDCFB in flash's last word: Cathy3K, which starts on any reset but power-on)
 // the key goes to the top of RAM instead. A line state that does not touch,
-// before the reset, cancels it and gives the RAM word back.
+// before the reset, cancels it and gives the RAM word back. Until then the
+// USB interrupt keeps the game waiting (below), so that nothing overwrites
+// the key: the classic edition's search table lies over 0x0800.
+constexpr uint16_t MAGIC = 0x7777;
 void touch() {
-  constexpr uint16_t MAGIC = 0x7777, LUFA_SIGNATURE = 0xDCFB;
+  constexpr uint16_t LUFA_SIGNATURE = 0xDCFB;
   uint16_t* top = (uint16_t*)(RAMEND - 1);  // main's return address: main never returns
-  uint16_t* key = pgm_read_word(FLASHEND - 1) == LUFA_SIGNATURE ? top : (uint16_t*)0x0800;
   if (lineCoding.rate == 1200 && !(lineState & 1)) {
-    if (!touched && key != top) *top = *key;
+    uint16_t* key = pgm_read_word(FLASHEND - 1) == LUFA_SIGNATURE ? top : (uint16_t*)0x0800;
+    if (!touchKey && key != top) *top = *key;
     *key = MAGIC;
-    touched = true;
+    touchKey = key;
     wdt_enable(WDTO_120MS);
-  } else if (touched) {
-    touched = false;
+  } else if (uint16_t* key = touchKey) {
     wdt_disable();  // the game never uses the watchdog: off again, as before the touch
     *key = key != top ? *top : 0;
+    touchKey = nullptr;
   }
 }
 
@@ -127,9 +131,10 @@ void touch() {
 // false: a request the device does not have (STALL).
 bool answer(uint8_t type, uint8_t request, uint8_t value, uint8_t valueHigh, uint8_t index, uint16_t length) {
   if (type & 0x80) {  // to the host
-    uint8_t two[2] = {0, 0};
+    uint8_t* two = status;  // GET_STATUS's two bytes, GET_INTERFACE's one
+    two[0] = two[1] = 0;
     const uint8_t* p = two;
-    uint8_t n = sizeof two;
+    uint8_t n = 2;
     bool flash = false;
     if (type == 0x80 && request == 6) {  // GET_DESCRIPTOR
       flash = true;
@@ -179,7 +184,7 @@ bool answer(uint8_t type, uint8_t request, uint8_t value, uint8_t valueHigh, uin
       UECONX = 0;  // an endpoint reset: banks emptied, data toggle back to DATA0 (datasheet 22.6)
       if (!value) continue;
       UECONX = _BV(EPEN);
-      UECFG0X = ep == 1 ? 0xC1 : ep == RX ? 0x80 : 0x81;  // interrupt IN, bulk OUT, bulk IN
+      UECFG0X = ep == 1 ? 0xC1 : 0x7E + ep;  // interrupt IN; bulk OUT (2), bulk IN (3)
       UECFG1X = EP_64_TWO_BANKS;
     }
     UENUM = 0;
@@ -189,18 +194,27 @@ bool answer(uint8_t type, uint8_t request, uint8_t value, uint8_t valueHigh, uin
     UENUM = index & 0x7F;  // CLEAR/SET_FEATURE: an endpoint's halt; clearing it restarts the data toggle
     UECONX = request == 3 ? _BV(STALLRQ) | _BV(EPEN) : _BV(STALLRQC) | _BV(RSTDT) | _BV(EPEN);
     UENUM = 0;
-  } else if (type == 1 && request == 11 && !value) {  // SET_INTERFACE: alternate setting 0, the only one
-  } else if (type == 0x21 && !index && request == 0x20) {  // SET_LINE_CODING: its 7 bytes follow
+  } else if (type == 1 && request == 11 && !value && index <= 1 && configuration) {
+    // SET_INTERFACE to alternate setting 0, the only one: the interface's
+    // endpoints as new (USB 2.0 9.1.1.5), not halted, at DATA0.
+    for (uint8_t ep = index ? RX : 1; ep <= (index ? TX : 1); ep++) {
+      UENUM = ep;
+      UECONX = _BV(STALLRQC) | _BV(RSTDT) | _BV(EPEN);
+    }
+    UENUM = 0;
+  } else if (type != 0x21 || index) {  // the rest: CDC requests to interface 0
+    return false;
+  } else if (request == 0x20) {  // SET_LINE_CODING: its 7 bytes follow
     if (!await(_BV(RXOUTI))) return true;
     if (UEBCLX >= sizeof lineCoding) {
       for (uint8_t i = 0; i < sizeof lineCoding; i++) ((uint8_t*)&lineCoding)[i] = UEDATX;
     }
     UEINTX = clear(_BV(RXOUTI));
     if (!await(_BV(TXINI))) return true;
-  } else if (type == 0x21 && !index && request == 0x22) {  // SET_CONTROL_LINE_STATE
+  } else if (request == 0x22) {  // SET_CONTROL_LINE_STATE
     lineState = value;
     touch();
-  } else if (!(type == 0x21 && !index && request == 0x23)) {  // SEND_BREAK: nothing to break
+  } else if (request != 0x23) {  // SEND_BREAK: nothing to break
     return false;
   }
   UEINTX = clear(_BV(TXINI));  // the status stage: a zero-length IN packet
@@ -299,14 +313,23 @@ ISR(USB_GEN_vect) {
 // A SETUP on endpoint 0 (RXSTPE, the only endpoint interrupt enabled).
 ISR(USB_COM_vect) {
   UENUM = 0;
-  uint8_t type = UEDATX;
-  uint8_t request = UEDATX;
-  uint8_t value = UEDATX;
-  uint8_t valueHigh = UEDATX;
-  uint8_t index = UEDATX;
-  (void)UEDATX;
-  uint16_t length = UEDATX;
-  length |= UEDATX << 8;
-  UEINTX = usb::clear(_BV(RXSTPI) | _BV(RXOUTI));  // the SETUP taken, and the last control read's status stage
-  if (!usb::answer(type, request, value, valueHigh, index, length)) UECONX = _BV(STALLRQ) | _BV(EPEN);
+  for (;;) {
+    uint8_t type = UEDATX;
+    uint8_t request = UEDATX;
+    uint8_t value = UEDATX;
+    uint8_t valueHigh = UEDATX;
+    uint8_t index = UEDATX;
+    (void)UEDATX;
+    uint16_t length = UEDATX;
+    length |= UEDATX << 8;
+    UEINTX = usb::clear(_BV(RXSTPI) | _BV(RXOUTI));  // the SETUP taken, and the last control read's status stage
+    if (!usb::answer(type, request, value, valueHigh, index, length)) UECONX = _BV(STALLRQ) | _BV(EPEN);
+    // A 1200-baud touch counting down: the game waits here for the watchdog's
+    // reset, the key written again and again, while the host's next SETUPs
+    // are answered; one that cancels the touch lets the game go on.
+    do {
+      if (!usb::touchKey) return;
+      *usb::touchKey = usb::MAGIC;
+    } while (!(UEINTX & _BV(RXSTPI)));
+  }
 }

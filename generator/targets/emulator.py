@@ -375,6 +375,21 @@ class Emulator:
         and stay full, as with a PC program that opened the port and stopped reading."""
         self._call("serial_reading", reading=reading)
 
+    def usb_control(self, setup: bytes, data: bytes | None = None,
+                    max_cycles: int = 100 * CYCLES_PER_MS) -> dict[str, Any]:
+        """One control transfer from the USB host (avr8js only), once it has finished its script:
+        `setup` the 8 bytes of the SETUP packet, `data` a host-to-device data stage. Returns
+        {"status": "ok" | "stall" | "timeout" | "overflow" | "no answer" | "pending", "data": [...]}."""
+        args: dict[str, Any] = {"setup": list(setup), "max_cycles": max_cycles}
+        if data is not None:
+            args["data"] = bytes(data).hex()
+        return self._call("usb_control", **args)["transfer"]
+
+    def usb_host(self, action: str) -> None:
+        """The cable and the bus (avr8js only): "unplug", "plug", "suspend", "resume", or "zlp"
+        (a zero-length packet to the device's OUT endpoint)."""
+        self._call("usb_host", action=action)
+
     def serial_read(self) -> bytes:
         """Take the bytes the firmware has printed since the last read."""
         return self._call("serial_read")["data"].encode("latin-1")
