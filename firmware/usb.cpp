@@ -76,8 +76,8 @@ uint8_t status[2];      // a reply made up on the spot
 constexpr uint8_t LED_FRAMES = 6;  // about 100 ms, as the core's pulses
 
 // Waits until endpoint 0 shows one of `flags`. False if a SETUP came instead
-// (the host has given up this transfer) or after about 30 ms, so that no host
-// can hold the game up, nor one that vanished mid-transfer.
+// (the host has given up this transfer) or after 65,536 looks (about 30 ms),
+// so that no host can hold the game up, nor one that vanished mid-transfer.
 __attribute__((always_inline)) inline bool await(uint8_t flags) {
   uint16_t n = 0;
   do {
@@ -131,9 +131,8 @@ void touch() {
 // false: a request the device does not have (STALL).
 bool answer(uint8_t type, uint8_t request, uint8_t value, uint8_t valueHigh, uint8_t index, uint16_t length) {
   if (type & 0x80) {  // to the host
-    uint8_t* two = status;  // GET_STATUS's two bytes, GET_INTERFACE's one
-    two[0] = two[1] = 0;
-    const uint8_t* p = two;
+    status[0] = status[1] = 0;  // GET_STATUS's two bytes, GET_INTERFACE's one
+    const uint8_t* p = status;
     uint8_t n = 2;
     bool flash = false;
     if (type == 0x80 && request == 6) {  // GET_DESCRIPTOR
@@ -150,11 +149,11 @@ bool answer(uint8_t type, uint8_t request, uint8_t value, uint8_t valueHigh, uin
       }
     } else if (!request) {  // GET_STATUS: the device's remote wake-up; an endpoint's halt
       if (type == 0x80) {
-        two[0] = wakeup;
+        status[0] = wakeup;
       } else if (type == 0x82) {
         if ((index &= 0x7F) > TX) return false;
         UENUM = index;
-        if (UECONX & _BV(STALLRQ)) two[0] = 1;
+        if (UECONX & _BV(STALLRQ)) status[0] = 1;
         UENUM = 0;
       } else if (type != 0x81) {
         return false;
@@ -252,7 +251,8 @@ bool put(char c) {
   bool room = UEINTX & _BV(RWAL);
   if (room) {
     UEDATX = c;
-    if (c == '\n' || UEBCLX >= BANK - 1) UEINTX = clear(_BV(FIFOCON) | _BV(TXINI));  // TXINI with it, as 22.14 asks
+    // The bank to the host (TXINI cleared with FIFOCON, as 22.14 asks no later).
+    if (c == '\n' || UEBCLX >= BANK - 1) UEINTX = clear(_BV(FIFOCON) | _BV(TXINI));
     PORTD &= ~_BV(5);
     txLed = LED_FRAMES;
   }
