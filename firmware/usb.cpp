@@ -76,7 +76,7 @@ uint8_t status[2];      // a reply made up on the spot
 constexpr uint8_t LED_FRAMES = 6;  // about 100 ms, as the core's pulses
 
 // Waits until endpoint 0 shows one of `flags`. False if a SETUP came instead
-// (the host has given up this transfer) or after 65,536 looks (about 30 ms),
+// (the host has given up this transfer) or after 65,536 looks (about 40 ms),
 // so that no host can hold the game up, nor one that vanished mid-transfer.
 __attribute__((always_inline)) inline bool await(uint8_t flags) {
   uint16_t n = 0;
