@@ -52,8 +52,8 @@ const UEINTX_IRQ_BITS = 0x5f;
 // UECONX
 const EPEN = 0x01, RSTDT = 0x08, STALLRQC = 0x10, STALLRQ = 0x20;
 
-const CDC_RX = 2; // bulk OUT: host -> Serial.read
-const CDC_TX = 3; // bulk IN: Serial.write -> host
+const CDC_RX = 2; // bulk OUT: host -> the firmware
+const CDC_TX = 3; // bulk IN: the firmware -> host
 
 const setup = (type, request, value, index, length) => [
   type, request, value & 0xff, value >> 8, index & 0xff, index >> 8, length & 0xff, length >> 8,

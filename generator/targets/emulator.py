@@ -366,7 +366,7 @@ class Emulator:
         self._call("set_buttons", buttons=list(buttons))
 
     def serial_write(self, data: bytes | str) -> None:
-        """Send bytes from the host; they reach Serial.read() once the port is open."""
+        """Send bytes from the host; they reach the firmware (EP2) once the port is open."""
         text = data.decode("latin-1") if isinstance(data, bytes) else data.encode().decode("latin-1")
         self._call("serial_write", data=text)
 
