@@ -58,6 +58,8 @@ class Faults:
     stall: tuple[bytes, int] | None = None  # go silent: read on, never answer again
     corrupt: tuple[int, int] | None = None  # (byte address, times): flip bit 0 there in that many read-backs
     chip_corrupt: tuple[int, int] | None = None  # the same for a chip address
+    cut: tuple[int, int] | None = None  # (n, pages): the n-th chip write (0-based) stops after that many pages
+    # are programmed (a block reached is erased first, as ever), and the connection goes: a cable pulled mid-write
 
 
 class CaterinaSim:
@@ -92,6 +94,7 @@ class CaterinaSim:
         self._commands = {**self._HANDLERS, **self._CATHY3K} if cathy3k else self._HANDLERS
         self._address = 0  # as 'A' set it: a word address for 'F', a page number for 'C'
         self._counts: dict[bytes, int] = {}
+        self._chip_writes = 0
         self._silent = False
         self._stop = threading.Event()
         self._master, self._slave = os.openpty()
@@ -107,12 +110,14 @@ class CaterinaSim:
         self.close()
 
     def close(self) -> None:
-        """Stop serving and release both ends of the pty."""
+        """Stop serving and release both ends of the pty (once: closing again does nothing)."""
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(2)
         self._close_master()
-        os.close(self._slave)
+        if self._slave >= 0:
+            os.close(self._slave)
+            self._slave = -1
 
     def writes(self) -> list[int]:
         """Byte addresses of the program flash blocks written, in order."""
@@ -238,12 +243,19 @@ class CaterinaSim:
         pages = size >> 8 or 256
         data = self._read(pages * CHIP_PAGE)
         self.chip_log.append((b"B", self._address * CHIP_PAGE, len(data)))
-        for i in range(pages):
+        cut = self.faults.cut
+        done = cut[1] if cut and cut[0] == self._chip_writes else pages
+        self._chip_writes += 1
+        for i in range(min(done + 1, pages)):  # a cut page's block is erased: the erase comes before its bytes
             page = (self._address + i) & 0xFFFF
             if page % (CHIP_BLOCK // CHIP_PAGE) == 0:  # 0xD8 at a block's start
                 self.chip.pop(page * CHIP_PAGE // CHIP_BLOCK, None)
                 self.erased.append(page * CHIP_PAGE // CHIP_BLOCK)
-            self._program(page, data[i * CHIP_PAGE:(i + 1) * CHIP_PAGE])
+            if i < done:
+                self._program(page, data[i * CHIP_PAGE:(i + 1) * CHIP_PAGE])
+        if done < pages:
+            self._close_master()
+            raise _Stopped
         self._address = (self._address + pages) & 0xFFFF
         self._send(OK)
 
