@@ -136,7 +136,7 @@ def walk(read_header: Callable[[int], bytes], chip_pages: int) -> list[Slot]:
         if slot.size < PREAMBLE or slot.next != slot.end:
             raise CartError(f"the slot at page 0x{page:04X} says the next is at page 0x{slot.next:04X} but its "
                             f"size of {slot.size} pages ends it at page 0x{slot.end & 0xFFFF:04X}")
-        if slot.end >= chip_pages:
+        if slot.end > chip_pages:
             raise CartError(f"the slot at page 0x{page:04X} ({slot.title!r}) runs to page 0x{slot.end:X}, past "
                             f"the chip's {chip_pages} pages")
         slots.append(slot)
@@ -354,11 +354,16 @@ class Plan:
     kept_blocks: list[tuple[int, bytes, bytes]]  # (address, the chip's bytes, the bytes written)
 
 
-def blocks_to_read(start: int, end: int) -> list[int]:
+def blocks_to_read(start: int, end: int, saves: tuple[int, int] | None = None) -> list[int]:
     """The addresses of the blocks to read before writing the pages [start, end): the header's (to keep what
-    is there until the end, and to restore it after a cut) and a last one shared with bytes after them."""
-    first, last = start // BLOCK_PAGES, (end - 1) // BLOCK_PAGES
-    return [b * BLOCK for b in sorted({first, last} if end % BLOCK_PAGES else {first})]
+    is there until the end, and to restore it after a cut), a last one shared with bytes after them, and
+    those of the pages `saves` (the old save block, when the slot is rewritten over it)."""
+    blocks = {start // BLOCK_PAGES}
+    if end % BLOCK_PAGES:
+        blocks.add((end - 1) // BLOCK_PAGES)
+    if saves:
+        blocks.update(range(saves[0] // BLOCK_PAGES, (saves[1] - 1) // BLOCK_PAGES + 1))
+    return [b * BLOCK for b in sorted(blocks)]
 
 
 def plan(start: int, image: bytes, chip: dict[int, bytes]) -> Plan:

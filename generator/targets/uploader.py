@@ -582,7 +582,8 @@ def plan_cart(boot: Bootloader, game: Game, fx: FxImage, slots: list[fxcart.Slot
     blank = fxchip.padded(fx.save, fxchip.SECTOR)
     slot_game = fxcart.Game(listing.title or Path(game.name).stem, listing.version, listing.author,
                             listing.description, game.image, _flat(game.pages), fx.data, blank)
-    saves = found[-1].saves if found else _slot_saves(boot, fxcart.ours(slots, slot_game))
+    saves = (found[-1].saves if found else _slot_saves(boot, fxcart.ours(slots, slot_game)) if keep_saves
+             else None)
     kept = keep_saves and saves is not None and fxchip.holds_saves(saves)
     if kept and saves is not None:
         slot_game = replace(slot_game, save=saves.ljust(len(blank), b"\xff"))
@@ -594,8 +595,10 @@ def plan_cart(boot: Bootloader, game: Game, fx: FxImage, slots: list[fxcart.Slot
     start, end = placement.region
     image = fxcart.slot_image(layout, slot_game, placement.list_number, placement.previous)
     image += b"\xff" * ((end - layout.end) * fxchip.PAGE)  # the blank page that ends the cart
+    old = placement.replaces
+    over_saves = (old.save_page, old.end) if kept and old and old.save_pages else None
     chip = {address: boot.read_chip(address, fxchip.BLOCK, "the read of a block the slot shares")
-            for address in fxcart.blocks_to_read(start, end)}
+            for address in fxcart.blocks_to_read(start, end, over_saves)}
     plan = fxcart.plan(start, image, chip)
     program, unpatched = fxcart.cart_program(layout, slot_game)
     if unpatched:

@@ -32,6 +32,12 @@ ROOT = Path(__file__).resolve().parents[2]
 RETRY_HINT = "the Arduboy still has its bootloader: press reset and run 'whist upload' within 8 s"
 
 
+@pytest.fixture(autouse=True)
+def state(tmp_path, monkeypatch):
+    """Recovery records (an upload into a cart keeps them) in the test's folder, not the user's."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+
 class FakeHost:
     """The machine as the uploader sees it: listed ports, a touch that brings up `boot`, real opens."""
 
