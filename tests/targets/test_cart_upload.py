@@ -23,7 +23,7 @@ from caterina_sim import CHIP_BLOCK, CaterinaSim, Faults, to_hex
 from cart_model import Menu, Row, build, chain
 from conftest import needs_firmware
 from generator.targets import cart, fxchip, intelhex
-from generator.targets.uploader import CHIP_RETRY, Timing, run
+from generator.targets.uploader import Timing, run
 
 FAST = Timing(reply=0.5, boot=0.5, settle=0.1, poll=0.01, chip=2.0, jedec_gap=0.0)
 TITLE, AUTHOR, VERSION = "Whist Duel", "Whist for Arduboy developers", "1.4.0"
@@ -215,7 +215,7 @@ def test_the_game_goes_in_as_a_slot_of_the_tabletop_list_and_nothing_else_change
         assert sim.chip_read(0xF00000, 15) == b"beyond the cart"
         assert end // CHIP_BLOCK not in sim.erased  # the block it shares with the last slot: never erased
         assert sim.chip_writes()[-1] == end  # the header last, into a blank page
-    assert out.startswith(f"ok: wrote and verified 9,216 bytes (72 pages) and ")
+    assert out.startswith("ok: wrote and verified 9,216 bytes (72 pages) and ")
     assert (f"bytes of the FX chip (a new slot at page 0x{end // 256:04X}, in the cart's Tabletop list: data at "
             f"page 0x{end // 256 + 5 + 36:04X}, a blank save block) for an ArduboyFX on {sim.port}") in out
     assert not (tmp_path / "state").exists() or not list((tmp_path / "state").iterdir())  # nothing at risk
