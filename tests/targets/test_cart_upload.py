@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 from caterina_sim import CHIP_BLOCK, CaterinaSim, Faults, to_hex
 from cart_model import Menu, Row, build, chain
 from conftest import needs_firmware
-from generator.targets import cart, fxchip, intelhex
+from generator.targets import cart, fxcart, fxchip, intelhex, recovery
 from generator.targets.uploader import Timing, run
 
 FAST = Timing(reply=0.5, boot=0.5, settle=0.1, poll=0.01, chip=2.0, jedec_gap=0.0)
@@ -384,8 +384,8 @@ def in_place_cart() -> bytes:
 
 @functools.cache
 def leftovers_cart() -> bytes:
-    """A cart whose free space, after the blank page that ends it, holds an older cart's bytes."""
-    image = a_cart()
+    """A 4 MB cart whose free space, after the blank page that ends it, holds an older cart's bytes."""
+    image = a_cart(4_000_000)
     return image + random.Random(1).randbytes(CHIP_BLOCK - len(image) % CHIP_BLOCK + 5000)
 
 
@@ -450,3 +450,57 @@ def test_the_fx_package_on_a_cart(capsys, tmp_path, firmware_dist):
         assert launched[0x14:0x16] == launched[0x18:0x1A] == b"\x18\x95"
         same_outside(sim, image_cart[:-256], len(image_cart) - 256, len(image_cart) - 256)
     assert "in the cart's Tabletop list" in out
+
+
+# --- the order of the writes ------------------------------------------------------------------------------
+def slot_bytes(pages: int) -> bytes:
+    return b"ARDUBOY" + bytes(249) + random.Random(pages).randbytes((pages - 1) * 256)
+
+
+def test_the_header_page_is_written_last_into_a_blank_page():
+    """A slot at page 0x1234 (mid-block) in free space: its first block programmed from the page after the
+    header without an erase, the following blocks erased and written whole, the header page last."""
+    image = slot_bytes(600)
+    first = bytearray(random.Random(1).randbytes(0x3400)) + b"\xff" * (CHIP_BLOCK - 0x3400)  # the slot before
+    plan = fxcart.plan(0x1234, image, {0x120000: bytes(first), 0x140000: b"\xff" * CHIP_BLOCK})
+    assert [(w.address, len(w.data)) for w in plan.writes] == [
+        (0x130000, CHIP_BLOCK), (0x140000, CHIP_BLOCK), (0x123500, 0xCB00), (0x123400, 256)]
+    assert plan.writes[-1].data == image[:256] and plan.kept_blocks == []
+
+
+def test_a_block_with_another_slots_bytes_is_kept_and_its_header_page_left_blank():
+    """The same slot over an older cart's leftovers: its first block erased and written whole, the slot
+    before's bytes in it and the header page blank, then the header; the block kept for a rerun."""
+    image = slot_bytes(600)
+    first = random.Random(1).randbytes(CHIP_BLOCK)
+    plan = fxcart.plan(0x1234, image, {0x120000: first, 0x140000: b"\xff" * CHIP_BLOCK})
+    body, header = plan.writes[-2:]
+    assert (body.address, header.address) == (0x120000, 0x123400)
+    assert body.data[:0x3400] == first[:0x3400] and body.data[0x3400:0x3500] == b"\xff" * 256
+    assert [k[0] for k in plan.kept_blocks] == [0x120000]
+
+
+def test_a_slot_on_a_block_boundary_has_its_header_in_the_last_write():
+    image = slot_bytes(600)
+    plan = fxcart.plan(0x1200, image, {0x120000: b"\xff" * CHIP_BLOCK, 0x140000: b"\xff" * CHIP_BLOCK})
+    assert [w.address for w in plan.writes] == [0x130000, 0x140000, 0x120000]
+    assert plan.writes[-1].data[:256] == image[:256]
+
+
+def test_a_shared_block_that_would_not_change_is_not_written():
+    image = slot_bytes(600)
+    last = bytearray(random.Random(2).randbytes(CHIP_BLOCK))
+    last[:0x8C00] = image[0x1CC00:]  # the slot's end as it is already, the next slot after it
+    plan = fxcart.plan(0x1234, image, {0x120000: b"\xff" * CHIP_BLOCK, 0x140000: bytes(last)})
+    assert 0x140000 not in [w.address for w in plan.writes]
+
+
+def test_another_carts_record_is_kept_and_named(capsys, tmp_path):
+    folder = tmp_path / "state"
+    before, after = random.Random(1).randbytes(CHIP_BLOCK), random.Random(2).randbytes(CHIP_BLOCK)
+    other = recovery.save(folder, recovery.Record([(0x100000, before, after)], None))
+    with with_chip(a_cart()) as sim:
+        code, _, err = upload(capsys, sim, package(tmp_path, program(), bytes(1000)), tmp_path)
+        assert code == 0, err
+    assert f"note: {other} keeps bytes of another cart, from an upload to it that was cut;" in err
+    assert list(folder.iterdir()) == [other]
