@@ -449,6 +449,8 @@ def upload(file: str, port: str | None, erase_saves: bool, overwrite_cart_end: b
     switching on (flashlight mode: the game waits, so the upload works as
     usual), or press reset and run this command within 8 seconds, while
     the bootloader waits. Add --port if the port is not found by itself.
+    An upload into a cart cut short (a pulled cable): run it again; it
+    first puts back what the cut left half-written.
     On Linux, "permission denied" means: sudo usermod -aG dialout $USER,
     then log out and in. See docs/upload.md.
     """
