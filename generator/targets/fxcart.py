@@ -182,18 +182,21 @@ class Game:
 
 
 def title_image(png: bytes | None) -> bytes:
-    """A 128x64 PNG as a slot's title image (lit pixels set, 8-pixel columns, LSB on top), as the builders
-    convert it; no image gives a dark one, as the toolset does. ValueError for anything else."""
+    """A 128x64 PNG (or 2, 3... times that, scaled down as the builder does) as a slot's title image (lit
+    pixels set, 8-pixel columns, LSB on top), as the builders convert it; no image gives a dark one, as the
+    toolset does. ValueError for anything else."""
     from PIL import Image, UnidentifiedImageError
 
     if not png:
         return bytes(TITLE_BYTES)
     try:
-        img = Image.open(io.BytesIO(png)).convert("1")
+        img = Image.open(io.BytesIO(png))
+        width, height = img.size
+        if width % 128 or height * 2 != width or width > 128 * 8:
+            raise ValueError(f"{width}x{height} pixels, not 128x64")
+        img = img.convert("1").resize((128, 64), Image.NEAREST)
     except (UnidentifiedImageError, OSError, SyntaxError):
         raise ValueError("not a readable image") from None
-    if img.size != (128, 64):
-        raise ValueError(f"{img.size[0]}x{img.size[1]} pixels, not 128x64")
     pixels = img.load()
     return bytes(sum(1 << bit for bit in range(8) if pixels[x, band + bit]) for band in range(0, 64, 8)
                  for x in range(128))
