@@ -71,11 +71,13 @@ def ask_hint(dev: Device, frames: int = 600) -> bool:
     return False
 
 def leave(dev: Device) -> None:
-    """From the table to the menu, losing the hand in progress (the pause, B twice)."""
+    """From the table to the menu, losing the hand in progress (the pause, B twice): a turn it was
+    waiting for is no longer awaited (the next game's first wait must not return on it)."""
     dev.tap("UP")
     dev.wait_screen("pause")
     dev.tap("B", 2)
     dev.wait_screen("menu")
+    dev.waiting = False
 
 
 class Saver:
@@ -133,7 +135,7 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
         save(emu.screen(), "deal")
         game = ButtonGame(dev)
         game.start()
-        dev.run(6 + 3 * 13 - DEALT)  # the deal over (3 frames a card), its first search begun
+        dev.run(6 + 4 * 13 - DEALT)  # the deal over (4 frames a card), its first search begun
         save(emu.screen(), "thinking")
         game.play_hand(tricks=1)
         # each step of the next stage-1 trick whose last card is ours, from our press to our next turn

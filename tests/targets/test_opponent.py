@@ -49,7 +49,7 @@ def test_the_greeting_leaves_the_table_in_sight(fx_hex, fx_image, projectabe):
     as they are once it is over."""
     with button_game(fx_hex, fx=fx_image, adc_seed=5, backend=projectabe) as game:
         dev = game.dev
-        dev.run(70)  # the deal (3 frames a card) and the trump's flash over
+        dev.run(70)  # the deal (4 frames a card) and the trump's flash over
         during = dev.emu.screen()
         assert bubble(during) == persona.line("original", "first", game.seed, 1)
         for _ in range(200):
