@@ -21,12 +21,20 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine.bounded import InputError, Kind, cut, quote, read as read_file, size_words
 from . import intelhex
 from .emulator import FX_SELECT, FxImage
 
 DEVICES = ("Arduboy", *FX_SELECT)
 FX_CHIP_BYTES = 16 * 1024 * 1024
 REPACKAGE = "repackage the game"
+# A package as a command reads it (generator/engine/bounded.py): a binary for each device, each with at most a
+# chip's worth of data and save (this reader refuses more), their hexes and pictures: 64 MB. The game's FX
+# package is 0.4 MB, its data 3 MB.
+PACKAGE_BYTES = 4 * FX_CHIP_BYTES
+PACKAGE = Kind("a .arduboy package", PACKAGE_BYTES, "build the packages with 'make hex' or name another",
+               magic=b"PK")
+INFO_BYTES = 1 << 20  # info.json: a list of binaries, a description and a changelog are a few KB
 
 
 class ArduboyFileError(ValueError):
@@ -46,14 +54,10 @@ class Program:
 def read(path: str | Path) -> Program:
     """The first binary of the package at ``path``; raises ArduboyFileError for anything unusable."""
     path = Path(path)
-    if path.is_dir():
-        raise ArduboyFileError(f"{path}: a folder, not a file; name the .arduboy package")
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ArduboyFileError(f"{path}: no such file; build the packages with 'make hex' or name another") from None
-    except OSError as e:
-        raise ArduboyFileError(f"{path}: cannot read it ({e.strerror}); check the file") from None
+        raw = read_file(path, PACKAGE)
+    except InputError as e:
+        raise ArduboyFileError(str(e)) from None
     if not (raw.startswith(b"PK") or zipfile.is_zipfile(io.BytesIO(raw))):  # a zip cut short still starts "PK"
         raise ArduboyFileError(f"{path}: not a zip, so not a .arduboy package; give the package 'make hex' "
                                "writes (a .hex runs without --arduboy)")
@@ -69,7 +73,7 @@ def _program(path: Path, package: zipfile.ZipFile) -> Program:
     if "info.json" not in names:
         raise ArduboyFileError(f"{path}: a zip without info.json, so not a .arduboy package; {REPACKAGE}")
     try:
-        info = json.loads(package.read("info.json").decode("utf-8-sig"))
+        info = json.loads(_member(path, package, "info.json", INFO_BYTES).decode("utf-8-sig"))
     except ValueError:
         raise ArduboyFileError(f"{path}: info.json is not valid JSON; {REPACKAGE}") from None
     binaries = info.get("binaries") if isinstance(info, dict) else None
@@ -78,14 +82,15 @@ def _program(path: Path, package: zipfile.ZipFile) -> Program:
         raise ArduboyFileError(f'{path}: info.json lists no binary with a "filename" in "binaries"; {REPACKAGE}')
     device = first.get("device", "Arduboy")
     if device not in DEVICES:
-        raise ArduboyFileError(f"{path}: {first['filename']} is for device {device!r}, not one of "
+        raise ArduboyFileError(f"{path}: {cut(first['filename'])} is for device {quote(str(device))}, not one of "
                                f"{', '.join(DEVICES)}; {REPACKAGE}")
 
     def member(key: str) -> bytes:
         name = first.get(key)
         if not isinstance(name, str) or name not in names:
-            raise ArduboyFileError(f"{path}: info.json's {key} {name!r} is not a file in the zip; {REPACKAGE}")
-        return package.read(name)
+            shown = quote(name) if isinstance(name, str) else cut(repr(name))
+            raise ArduboyFileError(f"{path}: info.json's {key} {shown} is not a file in the zip; {REPACKAGE}")
+        return _member(path, package, name, intelhex.HEX_BYTES if key == "filename" else FX_CHIP_BYTES)
 
     name = first["filename"]
     hex_text = _hex_text(path, name, member("filename"))
@@ -100,6 +105,16 @@ def _program(path: Path, package: zipfile.ZipFile) -> Program:
         raise ArduboyFileError(f"{path}: flashdata and flashsave take {len(data) + len(save):,} bytes, more than "
                                f"the chip's {FX_CHIP_BYTES:,}; {REPACKAGE}")
     return Program(name, hex_text, device, FxImage(device, data, save))
+
+
+def _member(path: Path, package: zipfile.ZipFile, name: str, limit: int) -> bytes:
+    """A file of the zip, refused by the size its header gives when more than ``limit`` (the zip module reads
+    no more than that size, so a member cannot unpack into more than it says)."""
+    size = package.getinfo(name).file_size
+    if size > limit:
+        raise ArduboyFileError(f"{path}: {quote(name)} unpacks to {size_words(size)}, more than it can hold "
+                               f"({size_words(limit)} at most); {REPACKAGE}")
+    return package.read(name)
 
 
 def _hex_text(path: Path, name: str, raw: bytes) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Callable
 
 from . import linkorder
 from .. import __version__
+from ..engine.bounded import InputError, Kind, open_file
 from ..ai import solver
 from ..ai.players import DEVICE_PLAYERS, device_players
 from .editions import CLASSIC, EDITIONS, FX, MINI, Edition
@@ -53,10 +54,19 @@ class BuildError(Exception):
     """A build failure, reported as one line."""
 
 
+# An ELF as `whist size` and `whist bench --elf` read it (generator/engine/bounded.py): the build's is 50 KB; one
+# with every debug section a compiler can add stays within a few MB.
+ELF_BYTES = 16 << 20
+ELF = Kind("an ELF file", ELF_BYTES, "give the .elf the build writes (build/avr/Whist.elf after 'make hex')")
+
+
 def elf_size(elf: Path) -> tuple[int, int]:
     """(flash bytes, static RAM bytes) of an AVR ELF: .text+.data and .data+.bss+.noinit."""
-    with open(elf, "rb") as f:
-        magic = f.read(4)
+    try:
+        with open_file(elf, ELF) as f:  # avr-size reads it after: a regular file of an ELF's size
+            magic = f.read(4)
+    except InputError as e:
+        raise BuildError(str(e)) from None
     if magic != b"\x7fELF":
         what = "an empty file" if not magic else "an Intel HEX file" if magic[:1] == b":" else "not an ELF file"
         raise BuildError(f"{elf}: {what}, which has no section sizes; give the .elf the build writes "

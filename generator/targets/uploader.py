@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Protocol
 import click
 import serial
 
+from ..engine import bounded
 from . import arduboyfile, fxchip, intelhex
 from .editions import CATERINA_PROGRAM, CATHY3K_PROGRAM, CLASSIC
 
@@ -138,7 +139,7 @@ def _port_message(device: str, doing: str, e: OSError, retry: str = RETRY) -> st
 
 
 def _not_a_port(device: str) -> str | None:
-    """What `device` is if it cannot be a serial port (a folder, a file, a device that is no terminal), else None.
+    """What `device` is if it cannot be a serial port (a folder, a file, a FIFO, a device that is no terminal), else None.
 
     Asked only after opening it failed, so looking cannot disturb a working port."""
     try:
@@ -149,6 +150,8 @@ def _not_a_port(device: str) -> str | None:
         return "a folder"
     if stat.S_ISREG(mode):
         return "a plain file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode):
         try:
             fd = os.open(device, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
@@ -180,14 +183,11 @@ class Game:
 def read_game(path: Path) -> Game:
     """The program (and chip images) a .hex or .arduboy file writes, refused if invalid or if it reaches
     into every Arduboy bootloader; the bootloader found on the device may refuse it later."""
-    if path.is_dir():
-        raise UploadError(f"{path}: a folder, not a file; name the .hex or .arduboy to upload")
-    if not path.is_file():
-        raise UploadError(f"{path}: no such file; build it with 'make hex' or name the .hex to upload")
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise UploadError(f"{path}: cannot read it ({e.strerror}); check the file") from None
+    fix = "build it with 'make hex' or name the .hex to upload"
+    try:  # a regular file, at most what a hex holds, or a package if it starts as a zip does
+        raw = bounded.read(path, replace(intelhex.HEX, fix=fix), replace(arduboyfile.PACKAGE, fix=fix))
+    except bounded.InputError as e:
+        raise UploadError(str(e)) from None
     if zipfile.is_zipfile(io.BytesIO(raw)):
         return _package(path)
     if raw.startswith(b"PK"):
