@@ -441,7 +441,10 @@ def crosstest(games: int, hex_path: str | None, arduboy_file: str | None, first_
 @click.option("--port", metavar="PORT", default=None, help="Serial port (found by USB id if omitted).")
 @click.option("--erase-saves", is_flag=True,
               help="FX games: write the package's blank save block even over this game's saves on the chip.")
-def upload(file: str, port: str | None, erase_saves: bool) -> None:
+@click.option("--overwrite-cart-end", is_flag=True,
+              help="FX games on a chip with a cart: write the data at the chip's end (the development "
+                   "layout) anyway, over the cart's last games.")
+def upload(file: str, port: str | None, erase_saves: bool, overwrite_cart_end: bool) -> None:
     """Upload FILE (.hex or .arduboy; default distributable/Whist.hex) to an Arduboy over USB.
 
     \b
@@ -450,19 +453,23 @@ def upload(file: str, port: str | None, erase_saves: bool) -> None:
     starts the game. Nothing is sent to the device unless FILE is valid.
     An FX edition's package (distributable/ArduboyFX/WhistFX.arduboy, or
     ArduboyMini/WhistMini.arduboy) also puts its data on the Arduboy FX's
-    flash chip, keeping the saved games already there.
+    flash chip, keeping the saved games already there: on a chip with a
+    cart, as a slot of the cart (in its Tabletop list), every other game's
+    bytes left as they were; on a chip without one, at the chip's end.
 
     \b
     Recovery (the game hangs or the Arduboy is not found): hold UP while
     switching on (flashlight mode: the game waits, so the upload works as
     usual), or press reset and run this command within 8 seconds, while
     the bootloader waits. Add --port if the port is not found by itself.
+    An upload into a cart cut short (a pulled cable): run it again; it
+    first puts back what the cut left half-written.
     On Linux, "permission denied" means: sudo usermod -aG dialout $USER,
     then log out and in. See docs/upload.md.
     """
     from ..targets.uploader import run
 
-    sys.exit(run(file, port, keep_saves=not erase_saves))
+    sys.exit(run(file, port, keep_saves=not erase_saves, overwrite_cart_end=overwrite_cart_end))
 
 
 @main.command()

@@ -64,7 +64,7 @@ def checksum(data: bytes) -> int:
     return b << 16 | a
 
 
-def _fletcher255(body: bytes) -> int:
+def record_sum(body: bytes) -> int:
     """Fletcher-16 mod 255, as firmware/save.cpp sums a block and a record: (b << 8) | a."""
     a = b = 0
     for value in body:
@@ -79,9 +79,9 @@ def checked_save(padded: bytes, data_page: int, size: int = SAVE_BYTES) -> bytes
     holding the mark that the whole image was checked there, nothing else."""
     body = data_page.to_bytes(2, "little") + (checksum(padded) >> 16).to_bytes(2, "little")
     tag = ord(MARK_TAG)
-    block = b"W" + bytes([tag]) + body + _fletcher255(bytes([tag, len(body)]) + body).to_bytes(2, "little")
+    block = b"W" + bytes([tag]) + body + record_sum(bytes([tag, len(body)]) + body).to_bytes(2, "little")
     record = bytearray(block + b"\xff" * (RECORD_NUMBER - len(block)) + b"\0\0")
-    record += _fletcher255(bytes(record)).to_bytes(2, "little")
+    record += record_sum(bytes(record)).to_bytes(2, "little")
     return bytes(record) + b"\xff" * (size - PAGE)
 
 

@@ -5,7 +5,8 @@ writers emit it): ``binaries[0]`` names the hex in the zip (``filename``),
 the device it is built for (``device``: Arduboy, ArduboyFX or ArduboyMini;
 older packages leave it out and mean Arduboy) and, for an FX game, its
 flash data and save images (``flashdata``, ``flashsave``: files in the
-zip). Players' tools (ProjectABE among them) take only the first binary, so
+zip); and what a cart lists for it (:class:`Listing`: the package's title,
+version, author and description, the binary's ``cartimage``). Players' tools (ProjectABE among them) take only the first binary, so
 FX games ship one package per device; so does this reader.
 
 Every problem is an :class:`ArduboyFileError` whose message is one line
@@ -18,7 +19,7 @@ import io
 import json
 import zipfile
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.bounded import InputError, Kind, cut, quote, read as read_file, size_words
@@ -35,6 +36,7 @@ PACKAGE_BYTES = 4 * FX_CHIP_BYTES
 PACKAGE = Kind("a .arduboy package", PACKAGE_BYTES, "build the packages with 'make hex' or name another",
                magic=b"PK")
 INFO_BYTES = 1 << 20  # info.json: a list of binaries, a description and a changelog are a few KB
+CARTIMAGE_BYTES = 1 << 20  # a binary's cart image: a 128x64 PNG is a few hundred bytes
 
 
 class ArduboyFileError(ValueError):
@@ -42,13 +44,28 @@ class ArduboyFileError(ValueError):
 
 
 @dataclass(frozen=True)
+class Listing:
+    """What a cart's slot shows for the game, as the cart tools take it from a package: info.json's title
+    (else the binary's), version, author and description, and the binary's cart image (PNG bytes, if the
+    zip has it)."""
+
+    title: str = ""
+    version: str = ""
+    author: str = ""
+    description: str = ""
+    cartimage: bytes | None = None
+
+
+@dataclass(frozen=True)
 class Program:
-    """A package's first binary: the hex (its file name in the zip and its text), the device, its FX images."""
+    """A package's first binary: the hex (its file name in the zip and its text), the device, its FX images,
+    and its listing (not part of what the program is: equal programs may be listed differently)."""
 
     name: str
     hex: str
     device: str
     fx: FxImage | None  # None on a plain Arduboy; on an FX device, its chip (empty without flashdata)
+    listing: Listing = field(default_factory=Listing, compare=False)
 
 
 def read(path: str | Path) -> Program:
@@ -94,17 +111,30 @@ def _program(path: Path, package: zipfile.ZipFile) -> Program:
 
     name = first["filename"]
     hex_text = _hex_text(path, name, member("filename"))
+    listing = _listing(path, info, first, package, names)
     flash = {key: member(key) for key in ("flashdata", "flashsave") if first.get(key)}
     if device == "Arduboy":
         if flash:
             raise ArduboyFileError(f"{path}: {name} has {' and '.join(flash)} but is for device Arduboy, which has "
                                    f"no flash chip; {REPACKAGE} for ArduboyFX or ArduboyMini")
-        return Program(name, hex_text, device, None)
+        return Program(name, hex_text, device, None, listing)
     data, save = flash.get("flashdata", b""), flash.get("flashsave", b"")
     if len(data) + len(save) > FX_CHIP_BYTES:
         raise ArduboyFileError(f"{path}: flashdata and flashsave take {len(data) + len(save):,} bytes, more than "
                                f"the chip's {FX_CHIP_BYTES:,}; {REPACKAGE}")
-    return Program(name, hex_text, device, FxImage(device, data, save))
+    return Program(name, hex_text, device, FxImage(device, data, save), listing)
+
+
+def _listing(path: Path, info: dict, first: dict, package: zipfile.ZipFile, names: set[str]) -> Listing:
+    def text(source: dict, key: str) -> str:
+        value = source.get(key)
+        return value if isinstance(value, str) else ""
+
+    image = first.get("cartimage")
+    return Listing(text(info, "title") or text(first, "title"), text(info, "version"), text(info, "author"),
+                   text(info, "description"),
+                   _member(path, package, image, CARTIMAGE_BYTES) if isinstance(image, str) and image in names
+                   else None)
 
 
 def _member(path: Path, package: zipfile.ZipFile, name: str, limit: int) -> bytes:

@@ -359,14 +359,13 @@ def _distribute(builds: list[Built], fx_gen: Path, dist: Path, echo: Callable[[s
 
 
 def banner_png() -> bytes:
-    """The title art as the device shows it (decoded back from the sprite bytes), as PNG: the
-    package's cart image, 128x64."""
-    from ..codegen.sprites import SPECS, load, to_image
+    """The package's cart image (assets/cart.png, checked as a sprite is: 128x64, 1-bit), as a cart's
+    menu shows it: the title art, reading "Whist Duel", the title carts list the game by."""
+    from ..codegen.sprites import Spec, load, to_image
 
-    spec = next(s for s in SPECS if s.name == "title")
-    title = load(spec, Path("assets") / "title.png")
+    cart = load(Spec("cart", (128, 64), (128, 64)), Path("assets") / "cart.png")
     buf = io.BytesIO()
-    to_image(title.data, title.width, title.height).save(buf, "PNG", optimize=False)
+    to_image(cart.data, cart.width, cart.height).save(buf, "PNG", optimize=False)
     return buf.getvalue()
 
 

@@ -109,7 +109,7 @@ def test_arduboy_package(firmware_dist: Path, folder: str, stem: str, device: st
     if fx:  # the single file of the community's development uploaders: the data, then the save block
         assert (dist / f"{stem}-dev.bin").read_bytes() == b"".join((dist / name).read_bytes() for name in images)
     assert banner.size == (128, 64) and screenshot.size[0] % 128 == 0
-    assert banner.tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
+    assert banner.tobytes() == Image.open(ROOT / "assets" / "cart.png").tobytes()  # it reads "Whist Duel"
 
 
 @needs_avr

@@ -1,7 +1,7 @@
 """The FX edition's saves and data where players put them (issue 48): only its own save block,
 no save block said plainly, the whole data image checked once (firmware/fx.cpp, save.cpp).
 
-The carts are built as the community's builders lay them out (cart_builder.py); the toolset's
+The carts are built as the community's builder lays them out (cart_model.py); the toolset's
 cart editor can give a game a 4 KB block, or clear it, which leaves the header's save page 0xFFFF
 and the program's vector 6 pointing where the block was (now the next slot).
 """
@@ -13,16 +13,18 @@ from contextlib import contextmanager
 
 import pytest
 
-from cart_builder import CHIP, PAGE, SECTOR, be, build_cart
+from cart_model import PAGE, with_game
 from caterina_sim import to_hex
 from conftest import needs_firmware
 from generator.codegen import fxdata
+from generator.codegen.fxdata import SECTOR
 from generator.targets.buttons import Device, booted
 from generator.targets.emulator import Emulator, FxImage
 from generator.targets.screentext import read
 from test_cart import flash_of
 
 pytestmark = [needs_firmware, pytest.mark.xdist_group("fx_saves")]
+CHIP = 1 << 24
 NOT_KEPT = "Progress is not kept here"
 
 
@@ -30,9 +32,9 @@ def on_cart(fx_hex, fx_image, tmp_path, save_bytes: int, clear_save: bool = Fals
     """The FX edition's hex as a cart patched it, the chip holding that cart (the rest erased), and the
     game's data and save pages. The save block holds the mark of its first boot's check."""
     data = fx_image.data
-    trial = build_cart(flash_of(fx_hex), data, b"\xff" * save_bytes, clear_save)
+    trial = with_game(flash_of(fx_hex), data, b"\xff" * save_bytes, clear_save)
     save = fxdata.checked_save(data, trial[2], save_bytes) if save_bytes else b""
-    image, program, data_page, save_page = build_cart(flash_of(fx_hex), data, save, clear_save)
+    image, program, data_page, save_page = with_game(flash_of(fx_hex), data, save, clear_save)
     hex_path = tmp_path / "cart.hex"
     hex_path.write_text(to_hex(program))
     chip = image + b"\xff" * (CHIP - len(image))
@@ -102,12 +104,12 @@ def test_a_save_block_that_makes_no_sense_is_never_written(fx_hex, fx_image, tmp
     checks the whole image (15 s of avr8js): the last two run in `make longtest`."""
     hex_path, chip, data_page, save_page = on_cart(fx_hex, fx_image, tmp_path, 2 * SECTOR, layout == "cleared")
     chip = bytearray(chip)
-    at = next(p for p in range(0, len(chip), PAGE) if chip[p + 17:p + 19] == be(data_page)) // PAGE
+    at = next(p for p in range(0, len(chip), PAGE) if chip[p + 17:p + 19] == data_page.to_bytes(2, "big")) // PAGE
     header = chip[at * PAGE:at * PAGE + PAGE]
     if layout == "misaligned":
-        header[19:21] = be(save_page + 1)
+        header[19:21] = (save_page + 1).to_bytes(2, "big")
     elif layout == "overlapping":
-        header[10:12] = be(int.from_bytes(header[10:12], "big") - 1)
+        header[10:12] = (int.from_bytes(header[10:12], "big") - 1).to_bytes(2, "big")
     chip[at * PAGE:at * PAGE + PAGE] = header
     chip = bytes(chip)
     with boot_on(hex_path, chip) as dev:
