@@ -125,6 +125,38 @@ def test_a_save_block_that_makes_no_sense_is_never_written(fx_hex, fx_image, tmp
         assert said == NOT_KEPT
 
 
+def test_the_slot_whist_upload_makes_gives_the_game_its_save_block(firmware_dist, fx_image, tmp_path, capsys):
+    """`whist upload` of the FX package into a cart (fxcart.py), then the game booted from that chip with
+    the program the upload left in the MCU: it finds the block the upload gave its slot (the first boot's
+    mark put there, as test_the_first_boot... shows it writes), saves there, and nothing else changes."""
+    from cart_model import build, chain
+    from caterina_sim import CaterinaSim
+    from test_cart_upload import cart_rows, upload
+
+    with CaterinaSim(cathy3k=True) as sim:
+        sim.preload(0, build(cart_rows(0)))
+        code, out, err = upload(capsys, sim, firmware_dist / "ArduboyFX" / "WhistFX.arduboy", tmp_path)
+        assert code == 0, err
+        slot = next(h for h in chain(sim.chip_read) if h.title == "Whist Duel")
+        save_page, size = slot.field(19), (slot.page + slot.size - slot.field(19)) * PAGE
+        sim.preload(save_page * PAGE, fxdata.checked_save(fx_image.data, slot.field(17), size))
+        used = (slot.page + slot.size + 1) * PAGE
+        chip = sim.chip_read(0, used) + b"\xff" * (CHIP - used)
+        hex_path = tmp_path / "uploaded.hex"
+        hex_path.write_text(to_hex(bytes(sim.flash[:0x7400])))
+    block = range(save_page * PAGE, save_page * PAGE + size)
+    with boot_on(hex_path, chip) as dev:
+        dev.tap("A")
+        dev.wait_screen("menu")
+        assert read(dev.emu.screen(), 58, 4) == ""  # saves are kept
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        dev.tap("RIGHT")
+        after = whole_chip(dev.emu)
+    assert after[:block.start] == chip[:block.start] and after[block.stop:] == chip[block.stop:]
+    assert after[block.start + 2 * PAGE:block.start + 3 * PAGE] != b"\xff" * PAGE  # the setting's record
+
+
 def pause_lines(dev) -> list[str]:
     return [read(dev.emu.screen(), y, 12, 26) for y in (42, 49)]
 
