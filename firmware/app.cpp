@@ -82,7 +82,7 @@ bool fast() { return prefs::value(prefs::OPT_SPEED); }
 
 #if WHIST_FX
 // The opponent speaks: its line for this moment, chosen by the deal and the tricks played (persona.py).
-void say(text::Moment m) { view.speak(text::voice(game.who[1], m, game.seed, game.handNo + game.trickNo), fast()); }
+void say(text::Moment m) { view.speak(table::line(game, m), fast()); }
 #endif
 // Frames before the computer plays when no finished trick is on show.
 uint8_t aiDelay() { return fast() ? 8 : 24; }
@@ -459,17 +459,17 @@ uint8_t intro = SPLASH + FAN;  // frames left of the power-on's splash and fan
 void stepTitle() {
   static_assert(sprites::TITLE_BYTES == sizeof hw::frame, "the title fills the screen");
   if (intro) intro--;
+  sprites::Bitmap art = sprites::title;
 #if WHIST_FX
+  static_assert(sprites::SPLASH_FRAME_BYTES == sprites::TITLE_BYTES, "the splash's frames fill the screen too");
   if (intro >= FAN) {
     uint8_t f = (SPLASH + FAN - 1 - intro) / SPLASH_STEP;
     if (f >= sprites::SPLASH_FRAMES) f = sprites::SPLASH_FRAMES - 1;
-    sprites::unpack(sprites::splash + f * sprites::SPLASH_FRAME_BYTES, hw::frame, sizeof hw::frame);
-  } else
-#endif
-  {
-    sprites::unpack(sprites::title, hw::frame, sprites::TITLE_BYTES);
-    if (intro) gfx::fillRect(FAN_X + (FAN - intro) * 3, 32, hw::WIDTH, 32, gfx::BLACK);  // the fan dealt in from its left
+    art = sprites::splash + f * sprites::SPLASH_FRAME_BYTES;
   }
+#endif
+  sprites::unpack(art, hw::frame, sprites::TITLE_BYTES);
+  if (intro && intro < FAN) gfx::fillRect(FAN_X + (FAN - intro) * 3, 32, hw::WIDTH, 32, gfx::BLACK);  // the fan dealt in from its left
   if (buttons::state()) idle = 0;
   if (buttons::justPressed(0xFF)) {
     intro = 0;
@@ -497,7 +497,7 @@ void resume() {
   toTable(TABLE);
   view.dealT = 0;  // the hand is not dealt again before the player's eyes
   view.resuming = true;  // its own page: the top line alone (aiMove's think hook redraws it)
-  memset(hw::frame, 0, sizeof hw::frame);
+  afterSearch();  // a cleared frame
   view.drawMessage(game);
   hw::display();
   for (uint8_t last = 2 * handSize(game) - 1;;) {
@@ -562,20 +562,31 @@ void announce() {
 
 #if WHIST_FX
 // The chip lacks this build's data (only the hex was uploaded, or another
-// game's data is where ours should be): the message from program flash, the
-// same on USB serial once a host opens the port, and USB kept up for the next
-// upload. Nothing is written anywhere.
+// game's data is where ours should be), or a part of it is damaged (an upload
+// cut short): the message from program flash, the same on USB serial once a
+// host opens the port, and USB kept up for the next upload. Nothing is written
+// anywhere.
 const char NO_DATA[] PROGMEM = "# whist error: no game data on the FX chip\n";
 void noData() {
   const uint8_t* p = fxdata::MISSING;
   uint8_t* row = hw::frame + 3 * hw::WIDTH;
-  for (uint8_t w; (w = pgm_read_byte(p++)); p += w, row += hw::WIDTH) memcpy_P(row + (hw::WIDTH - w) / 2, p, w);
+  for (uint8_t n; (n = pgm_read_byte(p++)); row += hw::WIDTH) {  // a line: its length, its first column, its glyphs
+    for (uint8_t* at = row + pgm_read_byte(p++); n--; at += 4) memcpy_P(at, fxdata::MISSING_GLYPHS + pgm_read_byte(p++), 3);
+  }
   hw::display();
   for (bool told = false;;) {
     if (!hw::nextFrame() || told || !usb::open()) continue;
     told = true;
     for (const char* s = NO_DATA; char c = pgm_read_byte(s); s++) hw::serialPut(c);
   }
+}
+
+// The whole data image summed once after an upload (fx::verify, about 4 s):
+// a line and a bar, k of the image's 64 KB blocks done.
+void checking(uint8_t k) {
+  gfx::textId(20, 22, text::CHECKING);
+  gfx::fillRect(16, 32, 2 * k, 4);
+  hw::display(true);
 }
 #endif
 
@@ -584,10 +595,10 @@ void noData() {
 void setup() {
   hw::begin();
 #if WHIST_FX
-  if (!fx::begin()) noData();
   // Records are made in the search's table above the screen, unused outside a search.
-  static_assert(TABLE_ABOVE >= 256, "a save record fits above the screen");
-  save::begin(hw::frame + sizeof hw::frame);
+  static_assert(TABLE_ABOVE >= save::SCRATCH, "a save record and a log fit above the screen");
+  static_assert(fxdata::DATA_PAGES / 256 * 2 <= 96, "the check's bar fits its frame");
+  if (!fx::begin() || (save::begin(hw::frame + sizeof hw::frame), !fx::verify(checking))) noData();
 #endif
   prefs::begin();
   setSink(serialSink);

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "fx.h"
 #include "gfx.h"
 #include "hw.h"
 #include "sprites.h"
@@ -115,6 +116,13 @@ uint8_t filled(uint8_t x0, int8_t y, uint8_t id, const uint8_t* v) {
 }
 
 #if WHIST_FX
+}  // namespace
+
+__attribute__((noinline)) uint8_t line(const Game& g, text::Moment m) {  // one copy of text::voice (size report)
+  return text::voice(g.who[1], m, g.seed, g.handNo + g.trickNo);
+}
+
+namespace {
 // The opponent's words, voice `voice`: black on a white box, the text ending at x (`centre`: centred on
 // x), its first row at y.
 void speech(uint8_t voice, uint8_t x, int8_t y, bool centre) {
@@ -268,7 +276,7 @@ bool View::step() {
   return true;
 }
 
-void View::deal(const Game& g) { dealT = cardCount(g, 0) << DEAL_SHIFT; }
+void View::deal(const Game& g) { dealT = handSize(g) << DEAL_SHIFT; }  // seat 0 holds a whole hand
 
 void View::aim(const Game& g) {
   uint8_t hand[MAX_HAND + 1];
@@ -517,7 +525,7 @@ void drawGameOver(const Game& g) {
   // its portrait, and a word in its bubble below (a draw: none)
   FACE(52, 10, g, w == 0 ? TRIUMPHANT : w == 1 ? SULKING : NEUTRAL);
   if (w < 2) {
-    speech(text::voice(g.who[1], w ? text::MOMENT_LOST : text::MOMENT_WON, g.seed, g.handNo + g.trickNo), 64, 38, true);
+    speech(line(g, w ? text::MOMENT_LOST : text::MOMENT_WON), 64, 38, true);
     gfx::fillRect(63, 34, 2, 3);  // the tail, up to the portrait
   }
 #else
@@ -537,8 +545,13 @@ void drawGameOver(const Game& g) {
 }
 
 void drawPause(const Game& g, bool leaving) {
-  gfx::fillRect(8, 10, 112, 40, gfx::BLACK);
-  gfx::rect(8, 10, 112, 40);
+#if WHIST_FX
+  uint8_t h = fx::hasSave() ? 40 : 47;  // without a save block a line more says so
+#else
+  constexpr uint8_t h = 40;
+#endif
+  gfx::fillRect(8, 10, 112, h, gfx::BLACK);
+  gfx::rect(8, 10, 112, h);
   gfx::textId(12, 13, text::DEAL);
   gfx::number(32, 13, g.seed);
   gfx::textId(12, 20, text::HAND);  // "Hand ": the space draws nothing
@@ -546,7 +559,14 @@ void drawPause(const Game& g, bool leaving) {
   gfx::textId(48, 20, text::deckTitle(g.deck));
   gfx::textId(12, 27, text::scoringTitle(g.scoring, g.deck));
   gfx::textId(12, 34, text::levelName(g.who[1]));
-  gfx::textId(12, 42, leaving ? text::LEAVE : text::RESUME);
+  uint8_t last = leaving ? text::LEAVE : text::RESUME;
+#if WHIST_FX
+  if (h > 40) {
+    gfx::textId(12, 49, text::NOT_KEPT);
+    if (leaving) last = text::LEAVE_LOST;
+  }
+#endif
+  gfx::textId(12, 42, last);
 }
 
 }  // namespace table

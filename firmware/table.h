@@ -113,6 +113,9 @@ struct Coach {
 // Page `page` (from 0) of the coach after a hand: a line per stage-2 card that lost tricks (or was not
 // judged); true if more pages follow.
 bool drawCoach(const whist::Game& g, const Coach& coach, uint8_t page);
+// What the opponent says at moment `m` of game `g`: its line chosen by the deal and the tricks played
+// (persona.line), for the table's bubble and the game over's word alike.
+uint8_t line(const whist::Game& g, text::Moment m);
 // The scoreboard, its coach's line saying what the stage-2 cards cost ("1 card cost you a trick (DOWN)").
 void drawHandEnd(const whist::Game& g, const Coach& coach);
 #else

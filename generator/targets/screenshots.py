@@ -218,9 +218,11 @@ def take_coach(hex_file: Path, fx, save: Saver, emulator: Backend | None = None)
 
 def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
     """The FX edition from its .arduboy package, as a player loads it (ProjectABE reads the package's
-    data image the same way): the splash, the title (``fx_intro.gif`` from power-on), the menu, the rules,
-    the deal (``fx_deal.gif``) and a table, as ``fx_*.png``; each opponent greeting a game's first hand at
-    the table, ``fx_opponent_NAME.png``; the coach (:func:`take_coach`); and ``fx_no_data.png``, its hex run
+    data image the same way): the whole data's check at boot (ProjectABE gives the game no save block
+    to remember it in, so every boot there checks), the splash, the title (``fx_intro.gif`` from power-on),
+    the menu, the rules, the deal (``fx_deal.gif``) and a table, as ``fx_*.png``; each opponent greeting a
+    game's first hand at the table, ``fx_opponent_NAME.png``; the coach (:func:`take_coach`); and
+    ``fx_no_data.png``, its hex run
     without the data."""
     from .arduboyfile import read
 
@@ -230,6 +232,8 @@ def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: 
     hex_file.write_text(program.hex)
     try:
         with Emulator(hex_file, adc_seed=5, backend=emulator, fx=program.fx) as emu:
+            emu.run_ms(1500)
+            save(emu.screen(), "checking")
             dev = Device(emu)
             dev.boot()
             intro = [emu.screen()] + emu.play(INTRO, record=True)
