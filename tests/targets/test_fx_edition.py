@@ -100,7 +100,9 @@ def test_a_hand_resumes_after_a_power_off(fx_hex, fx_image):
         dev.log = game.want[0] + "\n"  # printed before the power cycle
         again = ButtonGame(dev)
         again.start(hand=1)
-        assert resume(dev, again, 4) == left
+        # the same table below the top line, where the opponent's words of trick 4 may still show before
+        # the power-off (a resumed hand's table does not say them again)
+        assert resume(dev, again, 4)[128:] == left[128:]
         again.play_hand()
         again.finish_hand()
         assert again.device_lines()[1:] == game.want[1:len(again.device_lines())]
