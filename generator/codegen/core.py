@@ -104,7 +104,8 @@ def core_context() -> dict:
             "first": endgame.header_size(endgame.K) - endgame.K * (endgame.SUIT + 1) ** 2,
             "first_k": endgame.first_row(endgame.K),
             "blocks": endgame.block_offsets(),
-            "binom": [[comb(p, i) for i in range(endgame.K + 1)] for p in range(2 * endgame.K + 1)],
+            # BINOM[j][o] = C(j + o, j + 1): what the leader's card j + 1 adds o places after card j
+            "binom": [[comb(j + o, j + 1) for o in range(endgame.K + 2)] for j in range(endgame.K)],
             "probe_work": solver.PROBE_WORK,
             "budget": solver.FX_WORK_BUDGET,
         },
