@@ -33,6 +33,21 @@ EEPROM_LOG = EEPROM_SAVES - 26
 EEPROM_BYTES = 1024
 
 
+def first_k_cells() -> dict:
+    """FIRST[K - 1] of the endgame tables' header, only the cells a position can read: trump length t
+    and longest side suit a with a >= b >= c >= 0 for the rest. The firmware finds cell (t, a) at
+    cells[row[t] + a] (row[t] is a byte: it may wrap below 0)."""
+    n, full = endgame.K, endgame.first_row(endgame.K)
+    row, cells = [], []
+    for t in range(endgame.SUIT + 1):
+        valid = [a for a in range(endgame.SUIT + 1)
+                 if any(0 <= 2 * n - t - a - b <= b for b in range(a + 1))]
+        row.append((len(cells) - valid[0]) % 256)
+        assert valid == list(range(valid[0], valid[-1] + 1))
+        cells += full[t][valid[0]:valid[-1] + 1]
+    return {"row": row, "cells": cells}
+
+
 def core_context() -> dict:
     decks = list(cards.DECKS.values())
     sizes = [d.size for d in decks]
@@ -102,7 +117,7 @@ def core_context() -> dict:
             "k": endgame.K,
             "suit": endgame.SUIT,
             "first": endgame.header_size(endgame.K) - endgame.K * (endgame.SUIT + 1) ** 2,
-            "first_k": endgame.first_row(endgame.K),
+            "first_k": first_k_cells(),
             "blocks": endgame.block_offsets(),
             # BINOM[j][o] = C(j + o, j + 1): what the leader's card j + 1 adds o places after card j
             "binom": [[comb(j + o, j + 1) for o in range(endgame.K + 2)] for j in range(endgame.K)],
