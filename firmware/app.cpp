@@ -510,7 +510,11 @@ const char NO_DATA[] PROGMEM = "# whist error: no game data on the FX chip\n";
 void noData() {
   const uint8_t* p = fxdata::MISSING;
   uint8_t* row = hw::frame + 3 * hw::WIDTH;
-  for (uint8_t w; (w = pgm_read_byte(p++)); p += w, row += hw::WIDTH) memcpy_P(row + (hw::WIDTH - w) / 2, p, w);
+  constexpr uint8_t GLYPH = sprites::FONT_FRAME_BYTES;  // then a blank column: hw::begin cleared the frame
+  for (uint8_t n; (n = pgm_read_byte(p++)); row += hw::WIDTH) {
+    uint8_t* d = row + (hw::WIDTH - (n * (GLYPH + 1) - 1)) / 2;
+    for (; n; n--, d += GLYPH + 1) memcpy_P(d, fxdata::MISSING_GLYPHS + pgm_read_byte(p++) * GLYPH, GLYPH);
+  }
   hw::display();
   for (bool told = false;;) {
     if (!hw::nextFrame() || told || !usb::open()) continue;

@@ -118,15 +118,14 @@ def build(assets_dir: Path, tables: bytes = b"") -> Image:
     return Image(bytes(out), offsets, font, tables)
 
 
-def text_rows(font: sprites.Sprite, lines: list[str]) -> list[bytes]:
-    """Each line drawn in the font as one screen page (a byte a column), for the
-    message the firmware shows from program flash when the chip has no data."""
-    glyph = font.frame_bytes
-    rows = []
+def missing_text(font: sprites.Sprite, lines: list[str]) -> tuple[list[bytes], list[list[int]]]:
+    """The message the firmware shows from program flash when the chip has no data: the glyphs
+    it uses (each the font's columns) and each line as indices into them (first use first)."""
+    glyph, used, rows = font.frame_bytes, [], []
     for line in lines:
-        cols = b"".join(font.data[(ord(c) - sprites.FONT_FIRST) * glyph:][:glyph] + b"\0" for c in line)
-        rows.append(cols[:-1])
-    return rows
+        rows.append([used.index(c) if c in used else used.append(c) or len(used) - 1 for c in line])
+    start = [(ord(c) - sprites.FONT_FIRST) * glyph for c in used]
+    return [font.data[at:at + glyph] for at in start], rows
 
 
 def render_header(image: Image, assets_dir: Path) -> str:
@@ -134,9 +133,10 @@ def render_header(image: Image, assets_dir: Path) -> str:
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     total = checksum(image.data)
     lines = text.read(assets_dir, MISSING).split("\n")
+    glyphs, rows = missing_text(image.font, lines)
     return env.get_template("fxdata.h.j2").render(image=image, sum_a=total & 0xFFFF, sum_b=total >> 16,
                                                   save_bytes=SAVE_BYTES, chip_pages=CHIP_PAGES, page=PAGE, text_index=TEXT_INDEX,
-                                                  missing=list(zip(lines, text_rows(image.font, lines))))
+                                                  missing=list(zip(lines, rows)), missing_glyphs=glyphs)
 
 
 def generate(image: Image, assets_dir: Path, out_dir: Path) -> list[Path]:

@@ -75,8 +75,9 @@ def test_masked_sprites_alternate_image_and_mask(gen: Path) -> None:
 
 def test_the_missing_data_message_is_drawn_in_the_font(gen: Path) -> None:
     font = load(next(s for s in SPECS if s.name == "font"), ASSETS / "font.png")
-    rows = fxdata.text_rows(font, ["Hi!"])
-    assert rows == [font.data[40 * 3:41 * 3] + b"\0" + font.data[73 * 3:74 * 3] + b"\0" + font.data[1 * 3:2 * 3]]
+    glyphs, rows = fxdata.missing_text(font, ["Hi!", "i H"])
+    assert glyphs == [font.data[40 * 3:41 * 3], font.data[73 * 3:74 * 3], font.data[1 * 3:2 * 3], font.data[0:3]]
+    assert rows == [[0, 1, 2], [1, 3, 0]]
     lines = text.read(ASSETS, fxdata.MISSING).split("\n")
     assert "MISSING[] PROGMEM" in (gen / "fxdata.h").read_text() and all(len(line) <= 32 for line in lines)
 
