@@ -17,7 +17,7 @@ from .. import __version__
 
 from ..engine import cards, display, prng, rules
 
-from ..ai import endgame, hard, original, rollout, solver
+from ..ai import endgame, hard, judge, original, rollout, solver
 
 from . import protocol, tracetext
 from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL, HINT_LEVELS
@@ -124,7 +124,10 @@ def core_context() -> dict:
             "work": rollout.WORK,
             "min_worlds": rollout.MIN_WORLDS,
             "max_worlds": rollout.MAX_WORLDS,
-            "estimate": rollout.ESTIMATE._asdict(),
+        },
+        "judge": {
+            "size": len(judge.LEAD_WEIGHTS[rules.HIGH]),
+            "weights": [list(judge.LEAD_WEIGHTS[rules.HIGH]), list(judge.LEAD_WEIGHTS[rules.LOW])],
         },
         "error_code": protocol.ERROR_CODES,
         "play_keys": protocol.PLAY_KEYS,
