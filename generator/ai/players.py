@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from ..engine.bounded import quote
 from ..engine.game import Player
 from ..engine.prng import Rng, ai_rng
 from . import hard, rollout
@@ -72,7 +73,7 @@ def make_player(name: str, rng: Rng) -> Player:
     try:
         return PLAYERS[name](rng)
     except KeyError:
-        raise ValueError(f"unknown player {name!r}: choose one of {', '.join(PLAYERS)}") from None
+        raise ValueError(f"unknown player {quote(name)}: choose one of {', '.join(PLAYERS)}") from None
 
 
 def seats(seed: int, players: Sequence[str | Player]) -> list[Player]:

@@ -26,6 +26,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..engine.bounded import cut
 from ..engine.cards import cards_of
 from ..engine.prng import Rng, ai_rng, mix32
 from ..engine.rules import Variant, deal, hand_points
@@ -203,7 +204,7 @@ def default_seat(names: tuple[str, str]) -> int:
     """The seat played on the buttons (the trace names it ``human``)."""
     if HUMAN in names:
         return names.index(HUMAN)
-    raise ReviewError(f"no seat of this game was played by a person (p0={names[0]} p1={names[1]}); "
+    raise ReviewError(f"no seat of this game was played by a person (p0={cut(names[0])} p1={cut(names[1])}); "
                       "choose one to review with --seat 0 or --seat 1")
 
 

@@ -19,6 +19,7 @@ from ..engine.rules import FIRST_TARGET, MAX_TARGET, SCORINGS
 from .terminal import FIRST, LEVELS
 
 if TYPE_CHECKING:
+    from ..engine.bounded import Kind
     from ..targets.emulator import FxImage
 
 U32 = click.IntRange(0, 0xFFFFFFFF)
@@ -174,19 +175,21 @@ def trace(seed: int, deck: str, scoring: str, target: int, p0: str, p1: str, por
 
 
 @main.command()
-@click.argument("file", type=click.File("r"))
-def replay(file) -> None:
+@click.argument("file")
+def replay(file: str) -> None:
     """Check a trace FILE ('-' for stdin) against the rules; report the first wrong line."""
-    from ..engine.trace import TraceError, replay as check
+    from ..engine.bounded import InputError, lines
+    from ..engine.trace import TRACE, TraceError, replay as check
 
+    name = "standard input" if file == "-" else file
     try:
-        result = check(file)
+        result = check(lines(file, TRACE))
     except TraceError as e:
-        click.echo(f"error: {file.name}: {e}", err=True)
-        sys.exit(1)
+        fail(f"{name}: {e}")
+    except InputError as e:
+        fail(e)
     except UnicodeDecodeError:
-        click.echo(f"error: {file.name}: not a text file; give a trace written by 'whist trace'", err=True)
-        sys.exit(1)
+        fail(f"{name}: not a text file; give a trace written by 'whist trace'")
     w = "draw" if result.winner < 0 else f"player {result.winner}"
     click.echo(f"ok: {result.hands} hands, {result.tricks} tricks, winner {w}, total {result.totals[0]},{result.totals[1]}")
 
@@ -197,7 +200,7 @@ def replay(file) -> None:
               help="Listen to the Arduboy on this serial port (found by USB id when no TRACE or --emulator is given).")
 @click.option("--emulator", type=click.Choice(["avr8js", "projectabe"]), is_flag=False, flag_value="avr8js",
               default=None, help="Listen to the emulator instead (avr8js if no value), running --hex with --press.")
-@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.option("--hex", "hex_path", default=None,
               help="With --emulator: the firmware to run (default: distributable/Whist.hex).")
 @click.option("--press", default="", metavar="SCHEDULE",
               help='With --emulator: buttons by frame, as for whist emulate ("A@60,RIGHT@90-120").')
@@ -226,6 +229,7 @@ def review(trace: str | None, port: str | None, emulator: str | None, hex_path: 
     """
     from ..ai.review import ReviewError, Session
     from ..ai.summary import Summary
+    from ..engine.bounded import InputError
     from .review import render, render_summary
     from .table import can_show_signs
 
@@ -275,6 +279,9 @@ def review(trace: str | None, port: str | None, emulator: str | None, hex_path: 
         except ReviewError as e:
             ended()
             fail(f"{trace}: {e}{kept()}")
+        except InputError as e:
+            ended()
+            fail(f"{e}{kept()}")
         except UnicodeDecodeError:
             fail(f"{trace}: not a text file; give a trace written by 'whist trace' or sent by the device")
         ended()
@@ -286,17 +293,16 @@ def review(trace: str | None, port: str | None, emulator: str | None, hex_path: 
 
 
 def open_trace(name: str):
-    """The trace to review ('-': standard input), or one line on what is wrong with the name."""
-    if name == "-":
-        return sys.stdin
-    if os.path.isdir(name):
-        fail(f"{name}: a folder; give a trace file (whist review game.txt), or no file to listen to the Arduboy")
+    """The trace's lines to review ('-': standard input), or one line on what is wrong with the file."""
+    from dataclasses import replace
+
+    from ..engine.bounded import InputError, lines
+    from ..engine.trace import TRACE
+
     try:
-        return open(name, encoding="utf-8")
-    except FileNotFoundError:
-        fail(f"{name}: no such file; give a trace written by 'whist trace' or saved from the device")
-    except OSError as e:
-        fail(f"{name}: cannot be read ({e.strerror})")
+        return lines(name, replace(TRACE, fix=TRACE.fix + ", or no file to listen to the Arduboy"))
+    except InputError as e:
+        fail(e)
 
 
 def listen(session, show, kept, port: str | None, emulator: str | None, hex_path: str | None, press: str,
@@ -305,19 +311,19 @@ def listen(session, show, kept, port: str | None, emulator: str | None, hex_path
     from contextlib import ExitStack
 
     from ..ai.review import ReviewError
+    from ..engine.bounded import InputError
     from ..targets.emulator import Emulator, EmulatorError, parse_schedule
+    from ..targets.intelhex import HEX
     from ..targets.live import (Listener, LiveError, Vanished, emulator_chunks, find_port, load_games, open_port,
                                 port_chunks, remember)
 
     session.known = load_games()
-    listener = Listener(session)
     with ExitStack() as stack:
         try:
             if emulator:
                 presses = parse_schedule(press)
                 hex_path = hex_path or "distributable/Whist.hex"
-                if not os.path.isfile(hex_path):
-                    fail(f"--hex {hex_path}: no such file; build it with 'make hex' or give --hex")
+                readable(hex_path, HEX, "build it with 'make hex' or give --hex")
                 emu = stack.enter_context(Emulator(hex_path, backend=chosen_backend(emulator, projectabe_dir, any_build)))
                 source, chunks = "the emulator", emulator_chunks(emu, presses, frames)
             else:
@@ -325,6 +331,7 @@ def listen(session, show, kept, port: str | None, emulator: str | None, hex_path
                 chunks = port_chunks(open_port(source))
                 click.echo(f"Listening to {source}: play on the Arduboy; each hand is reviewed when it ends "
                            "(Ctrl-C stops).", err=True)
+            listener = Listener(session, source)
             for chunk in chunks:
                 for got in listener.feed(chunk):
                     show(got)
@@ -340,6 +347,8 @@ def listen(session, show, kept, port: str | None, emulator: str | None, hex_path
             fail(e)
         except ReviewError as e:
             fail(f"{source}: {e}{kept()}")
+        except InputError as e:  # a line longer than any trace's: not Whist sending
+            fail(f"{e}{kept()}")
         except (EmulatorError, ValueError) as e:
             fail(e)
 
@@ -360,11 +369,11 @@ def play(seed: int | None, deck: str, scoring: str, target: int, level: str, exp
 
 @main.command()
 @click.option("--seconds", type=click.FloatRange(0.1, 600), default=2.0, show_default=True, help="Time per figure.")
-@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.option("--hex", "hex_path", default=None,
               help="Also measure this firmware in both emulators (cycles/s, cross-test games per minute).")
 @click.option("--think-hands", type=click.IntRange(2, 10_000), default=26, show_default=True,
               help="Single hands of each AI level against itself for the thinking time (alternating the decks).")
-@click.option("--elf", "elf_path", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.option("--elf", "elf_path", default=None,
               help="The ELF the --hex was built from (build/avr/Whist.elf): the slowest hands are also "
                    "replayed on the table, the think hook's redraws included.")
 @click.option("--review-hands", type=click.IntRange(0, 10_000), default=0, show_default=True,
@@ -373,8 +382,11 @@ def bench(seconds: float, hex_path: str | None, think_hands: int, elf_path: str 
     """Print benchmark figures: engine hands/s, and with --hex both emulators side by side and the thinking time."""
     from ..targets.bench import run_bench
     from ..targets.emulator import EmulatorError
-    from ..targets.package import BuildError
+    from ..targets.intelhex import HEX
+    from ..targets.package import ELF, BuildError
 
+    readable(hex_path, HEX)
+    readable(elf_path, ELF)
     try:
         run_bench(seconds, click.echo, hex_path, think_hands, elf_path, review_hands)
     except (EmulatorError, BuildError, ValueError) as e:
@@ -384,7 +396,7 @@ def bench(seconds: float, hex_path: str | None, think_hands: int, elf_path: str 
 @main.command()
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=1000, show_default=True,
               help="Games to compare, spread over every deck, scoring, target and seating.")
-@click.option("--hex", "hex_path", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.option("--hex", "hex_path", default=None,
               help="Firmware to run in the emulator (default: distributable/Whist.hex).")
 @arduboy_option
 @click.option("--first-seed", type=click.IntRange(0), default=1, show_default=True, help="Index of the first game.")
@@ -396,6 +408,7 @@ def crosstest(games: int, hex_path: str | None, arduboy_file: str | None, first_
     """Play the same seeds in the engine and in the emulated firmware and diff the traces."""
     from ..targets import crosstest as ct
     from ..targets.emulator import EmulatorError
+    from ..targets.intelhex import HEX
     from ..ai.players import DEVICE_PLAYERS
 
     if hex_path and arduboy_file:
@@ -408,8 +421,8 @@ def crosstest(games: int, hex_path: str | None, arduboy_file: str | None, first_
     cases = list(ct.cases(games, players=seats, first_seed=first_seed, targets=(0,) if single_hand else ct.TARGETS))
     chosen = chosen_backend(emulator, projectabe_dir, any_build)
     hex_path = hex_path or "distributable/Whist.hex"
-    if not arduboy_file and not os.path.isfile(hex_path):
-        fail(f"--hex {hex_path}: no such file; build it with 'make hex' or give --hex or --arduboy")
+    if not arduboy_file:
+        readable(hex_path, HEX, "build it with 'make hex' or give --hex or --arduboy")
     try:
         with firmware(hex_path, arduboy_file) as (hex_file, fx), \
                 click.progressbar(length=len(cases), label=f"cross-test ({emulator})", file=sys.stderr) as bar:
@@ -428,7 +441,10 @@ def crosstest(games: int, hex_path: str | None, arduboy_file: str | None, first_
 @click.option("--port", metavar="PORT", default=None, help="Serial port (found by USB id if omitted).")
 @click.option("--erase-saves", is_flag=True,
               help="FX games: write the package's blank save block even over this game's saves on the chip.")
-def upload(file: str, port: str | None, erase_saves: bool) -> None:
+@click.option("--overwrite-cart-end", is_flag=True,
+              help="FX games on a chip with a cart: write the data at the chip's end (the development "
+                   "layout) anyway, over the cart's last games.")
+def upload(file: str, port: str | None, erase_saves: bool, overwrite_cart_end: bool) -> None:
     """Upload FILE (.hex or .arduboy; default distributable/Whist.hex) to an Arduboy over USB.
 
     \b
@@ -437,25 +453,29 @@ def upload(file: str, port: str | None, erase_saves: bool) -> None:
     starts the game. Nothing is sent to the device unless FILE is valid.
     An FX edition's package (distributable/ArduboyFX/WhistFX.arduboy, or
     ArduboyMini/WhistMini.arduboy) also puts its data on the Arduboy FX's
-    flash chip, keeping the saved games already there.
+    flash chip, keeping the saved games already there: on a chip with a
+    cart, as a slot of the cart (in its Tabletop list), every other game's
+    bytes left as they were; on a chip without one, at the chip's end.
 
     \b
     Recovery (the game hangs or the Arduboy is not found): hold UP while
     switching on (flashlight mode: the game waits, so the upload works as
     usual), or press reset and run this command within 8 seconds, while
     the bootloader waits. Add --port if the port is not found by itself.
+    An upload into a cart cut short (a pulled cable): run it again; it
+    first puts back what the cut left half-written.
     On Linux, "permission denied" means: sudo usermod -aG dialout $USER,
     then log out and in. See docs/upload.md.
     """
     from ..targets.uploader import run
 
-    sys.exit(run(file, port, keep_saves=not erase_saves))
+    sys.exit(run(file, port, keep_saves=not erase_saves, overwrite_cart_end=overwrite_cart_end))
 
 
 @main.command()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build/gen"),
               show_default=True, help="Directory for the generated C++.")
-@click.option("--assets", type=click.Path(file_okay=False, path_type=Path), default=Path("assets"),
+@click.option("--assets", type=click.Path(path_type=Path), default=Path("assets"),
               show_default=True, help="Directory of the PNG art.")
 @click.option("--edition", type=click.Choice(["classic", "fx"]), default="classic", show_default=True,
               help="fx: the FX and Mini editions' sources, their texts and sprites on the chip, with its data "
@@ -465,6 +485,7 @@ def generate(out: Path, assets: Path, edition: str) -> None:
     from ..codegen import generate_all
     from ..codegen.sprites import SpriteError
 
+    input_folder(assets, "--assets", "give the folder of the game's art and texts (assets)")
     output_folder(out, "--out")
     try:
         files = generate_all(out, assets, fx=edition == "fx")
@@ -493,11 +514,12 @@ def build(out: Path, dist: Path) -> None:
 
 
 @main.command()
-@click.argument("elf", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("elf", type=click.Path(path_type=Path))
 def size(elf: Path) -> None:
     """Print the largest items and the flash and static RAM use of ELF; fail above the limits."""
-    from ..targets.package import BuildError, elf_size, size_report, size_table
+    from ..targets.package import ELF, BuildError, elf_size, size_report, size_table
 
+    readable(str(elf), ELF)  # before avr-nm reads it
     try:
         click.echo(size_table(elf))
         click.echo(size_report(*elf_size(elf)))
@@ -590,6 +612,30 @@ def fail(error: Exception | str) -> None:
     sys.exit(1)
 
 
+def readable(path: str | None, kind: Kind, fix: str | None = None) -> None:
+    """Before a command starts its work: fail (one line) unless ``path``, if given, is a regular file within
+    what a file of its ``kind`` holds (generator/engine/bounded.py); ``fix`` says what to do instead."""
+    from dataclasses import replace
+
+    from ..engine.bounded import InputError, check
+
+    if path is None:
+        return
+    try:
+        check(path, replace(kind, fix=fix) if fix else kind)
+    except InputError as e:
+        fail(e)
+
+
+def input_folder(path: Path, option: str, fix: str) -> None:
+    """Fail (one line) unless the folder a command reads from is one."""
+    from ..engine.bounded import what_is
+
+    what = what_is(path)
+    if what != "a folder":
+        fail(f"{option} {path}: {what + ', not a folder' if what else 'no such folder'}; {fix}")
+
+
 def output_folder(path: Path, option: str) -> None:
     """Check up front (creating nothing) that an output folder can be made, or fail naming it."""
     existing = path
@@ -615,7 +661,7 @@ def output_file(path: str | None, option: str) -> None:
 
 
 @main.command()
-@click.argument("hex_file", metavar="HEX", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.argument("hex_file", metavar="HEX", required=False)
 @arduboy_option
 @click.option("--frames", type=click.IntRange(0), default=60, show_default=True, help="Display frames to run.")
 @click.option("--ms", type=click.FloatRange(0), default=0, help="Emulated milliseconds to run after the frames.")
@@ -625,27 +671,34 @@ def output_file(path: str | None, option: str) -> None:
 @click.option("--screenshot", type=click.Path(dir_okay=False), help="Save the last screen as PNG.")
 @click.option("--gif", type=click.Path(dir_okay=False), help="Save every frame as an animated GIF.")
 @click.option("--scale", type=click.IntRange(1, 16), default=2, show_default=True, help="Pixel size in images.")
-@click.option("--eeprom-in", type=click.File("rb"), help="Start from this 1024-byte EEPROM image.")
+@click.option("--eeprom-in", metavar="FILE", help="Start from this 1024-byte EEPROM image.")
 @click.option("--eeprom-out", type=click.Path(dir_okay=False), help="Save the EEPROM image at the end.")
 @click.option("--usb", type=click.Choice(["minimal", "full", "none"]), default="minimal", show_default=True,
               help="Host enumeration: minimal opens Serial; full is Linux-like; none never attaches (avr8js only).")
 @emulator_options
 def emulate(hex_file: str | None, arduboy_file: str | None, frames: int, ms: float, press: str,
-            serial_in: str | None, screenshot: str | None, gif: str | None, scale: int, eeprom_in,
+            serial_in: str | None, screenshot: str | None, gif: str | None, scale: int, eeprom_in: str | None,
             eeprom_out: str | None, usb: str, emulator: str, projectabe_dir: str | None, any_build: bool) -> None:
     """Run HEX (or --arduboy FILE) in the Arduboy emulator: serial output to stdout, summary and markers
     to stderr (docs/emulator.md)."""
-    from ..targets.emulator import EmulatorError, run_emulate
+    from ..engine.bounded import InputError, read
+    from ..targets.emulator import EEPROM, EmulatorError, run_emulate
+    from ..targets.intelhex import HEX
 
     if (hex_file is None) == (arduboy_file is None):
         raise click.UsageError("give a HEX or --arduboy FILE" + (", not both" if hex_file else ""))
+    readable(hex_file, HEX)
+    try:
+        eeprom = read(eeprom_in, EEPROM) if eeprom_in else None
+    except InputError as e:
+        fail(e)
     chosen = chosen_backend(emulator, projectabe_dir, any_build)
     for path, option in ((screenshot, "--screenshot"), (gif, "--gif"), (eeprom_out, "--eeprom-out")):
         output_file(path, option)
     try:
         with firmware(hex_file, arduboy_file) as (hex_path, fx):
             run_emulate(hex_path, frames=frames, ms=ms, press=press, serial_in=serial_in, screenshot=screenshot,
-                        gif=gif, scale=scale, eeprom_in=eeprom_in.read() if eeprom_in else None,
+                        gif=gif, scale=scale, eeprom_in=eeprom,
                         eeprom_out=eeprom_out, usb=usb, echo=lambda line: click.echo(line, err=True),
                         backend=chosen, fx=fx)
     except (EmulatorError, ValueError) as e:

@@ -18,6 +18,7 @@ last run, and any of three or more: skipping one costs the generated
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,6 +26,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from PIL import Image
 
+from ..engine.bounded import InputError, Kind, read
 from . import text
 from .pack import lz_pack
 
@@ -34,6 +36,11 @@ FONT_FIRST = 32  # font.png: a glyph for each character from ' ' to DEL
 # count "2/4") and '?' (what gfx draws for a character the font lacks).
 MADE_CHARS = "0123456789/?"
 SKIP_COST = 2  # glyphs' worth of code to skip a run of unused ones inside the font
+# A sprite's PNG as the build reads it (generator/engine/bounded.py): the largest, the 128x64 title, stored
+# uncompressed at 16 bits a channel in RGBA is 64 KB; an editor's metadata (an ICC profile, XMP) can add some
+# hundreds of KB.
+PNG_BYTES = 1 << 20
+PNG = Kind("a sprite's PNG", PNG_BYTES, "give a PNG as assets/README.md describes")
 
 
 class SpriteError(ValueError):
@@ -124,14 +131,19 @@ def to_image(data: bytes, width: int, height: int) -> Image.Image:
 def load(spec: Spec, path: Path) -> Sprite:
     """Read and check one PNG against its spec; raises SpriteError naming ``path``."""
     try:
-        img = Image.open(path)
-        img.load()
+        img = Image.open(io.BytesIO(read(path, PNG)))
+    except InputError as e:
+        raise SpriteError(str(e)) from None
     except (OSError, ValueError) as e:
         raise SpriteError(f"{path}: cannot read as PNG ({e})") from None
     if img.format != "PNG":
         raise SpriteError(f"{path}: is {img.format}, expected PNG")
-    if img.size != spec.size:
+    if img.size != spec.size:  # before its pixels are unpacked: a small file may hold a huge picture
         raise SpriteError(f"{path}: size {img.width}x{img.height}, expected {spec.size[0]}x{spec.size[1]}")
+    try:
+        img.load()
+    except (OSError, ValueError) as e:
+        raise SpriteError(f"{path}: cannot read as PNG ({e})") from None
     want = "RGBA" if spec.masked else "1"
     if img.mode != want:
         kind = "black, white and transparent" if spec.masked else "1-bit black and white"

@@ -25,7 +25,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from .. import __version__
 from ..ai import persona
 from ..ai.players import DEVICE_PLAYERS, LEVEL_NAMES
-from ..engine import cards, display, rules
+from ..engine import bounded, cards, display, rules
 from . import tracetext
 from .pack import TextPack, bpe_pack
 
@@ -34,6 +34,10 @@ HINTS = "settings"  # assets/text/settings.txt: one hint a line, ids SETTING_<ro
 LABELS = "labels"  # assets/text/labels.txt: NAME "text" a line, ids NAME
 LABEL = re.compile(r'([A-Z][A-Z0-9_]*) "(.*)"')
 TEXT_FILES = ("text.h", "text.cpp")
+# A text of assets/text as the build reads it (generator/engine/bounded.py): each is a few KB and must fit, packed,
+# in the program flash beside the game (28 KB) or on the chip; 1 MB is far beyond any that could.
+TEXT_BYTES = 1 << 20
+TEXT = bounded.Kind("a text of the game", TEXT_BYTES, "give a text as assets/README.md describes")
 
 
 class TextError(ValueError):
@@ -46,7 +50,9 @@ def _path(assets_dir: Path, name: str) -> Path:
 
 def _lines(path: Path) -> list[str]:
     try:
-        body = path.read_text(encoding="ascii")
+        body = bounded.read(path, TEXT).decode("ascii")
+    except bounded.InputError as e:
+        raise TextError(str(e)) from None
     except (OSError, UnicodeDecodeError) as e:
         raise TextError(f"{path}: cannot read as ASCII text ({e})") from None
     return body.removesuffix("\n").replace("{version}", __version__).split("\n")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .bounded import quote
 from .cards import DECKS, RANKS_PER_SUIT, RED_SUITS, Deck, suit_of
 from .prng import hand_rng, shuffle
 
@@ -60,7 +61,7 @@ class Variant:
         if deck not in DECKS:
             raise ValueError(f"deck must be 52 or 28, not {deck}")
         if scoring not in SCORINGS:
-            raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, not {scoring!r}")
+            raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, not {quote(scoring)}")
         if not 0 <= target <= MAX_TARGET:
             raise ValueError(f"target must be 0 (single hand) to {MAX_TARGET}, not {target}")
         return cls(DECKS[deck], SCORINGS[scoring], target)

@@ -8,9 +8,10 @@ emulator or a device, can be verified line by line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Iterable, Iterator, Sequence
 
+from .bounded import Kind, quote
 from .cards import DECKS, NAMES, SUITS, CardError, card_name, parse_card, suit_of
 from .rules import MODE_NAMES, SCORINGS, Deal, Variant, deal, game_winner, hand_points, trick_winner
 from .state import HandState, Trick
@@ -30,6 +31,16 @@ TRICK_LINE = "trick {number} {leader}:{lead} {follower}:{follow} win={winner}"
 DRAWS_PART = " take={winner}:{take} draw={loser}:{draw}"  # stage 1 only
 SCORE_LINE = "score tricks={tricks0},{tricks1} points={points0},{points1} total={total0},{total1}"
 END_LINE = "end winner={winner} total={total0},{total1}"
+
+
+# A trace file as a command reads it (generator/engine/bounded.py). Its longest line is the game line with the
+# largest fields and names, under 100 characters (tests/engine/test_trace.py checks it); a line of 256 leaves room
+# for a person's note. A file is a game's trace or a serial log of a session: a hand a minute, day and night, for a
+# month, at about 1.5 KB a hand, comments included, is 64 MB.
+TRACE_LINE = 256
+TRACE_BYTES = 64 << 20
+TRACE = Kind("a trace", TRACE_BYTES, "give a trace written by 'whist trace' or saved from the device", line=TRACE_LINE)
+SENT = replace(TRACE, fix="is Whist running on the device?")  # the same, as a device sends it
 
 
 SPACED_NAMES = tuple(" " + name for name in NAMES)  # a hand's cards each after a space, without joining two strings a card
@@ -102,14 +113,12 @@ def end_line(winner: int, totals: tuple[int, int]) -> str:
     return END_LINE.format(winner="-" if winner < 0 else winner, total0=totals[0], total1=totals[1])
 
 
-def content_lines(text: Iterable[str]) -> list[tuple[int, str]]:
-    """(line number, line) for every line that is not blank or a ``#`` comment."""
-    out = []
+def content_lines(text: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """(line number, line) for every line that is not blank or a ``#`` comment, as they are read."""
     for n, raw in enumerate(text, 1):
         line = raw.rstrip("\r\n")
         if line.strip() and not line.startswith("#"):
-            out.append((n, line))
-    return out
+            yield n, line
 
 
 def first_difference(want: Iterable[str], got: Iterable[str]) -> str | None:
@@ -213,7 +222,7 @@ class Reader:
     def feed(self, n: int, line: str) -> PlayedHand | None:
         """Check line ``n``; raise :class:`TraceError` if it is wrong, return the hand its score line ends."""
         if self.result is not None:
-            raise TraceError(n, f"unexpected line after the end of the game: '{line}'")
+            raise TraceError(n, f"unexpected line after the end of the game: {quote(line)}")
         if self.variant is None:
             try:
                 self.resume(line, 1, (0, 0))
@@ -224,7 +233,7 @@ class Reader:
         if self._want:
             want = self._want.pop(0)
             if line != want:
-                raise TraceError(n, f"expected '{want}', found '{line}'")
+                raise TraceError(n, f"expected '{want}', found {quote(line, want)}")
             if line.startswith("score "):
                 return self._scored()
             if line.startswith("end "):
@@ -253,7 +262,7 @@ class Reader:
         state = self.state
         m = TRICK.fullmatch(got)
         if not m:
-            raise TraceError(n, f"expected a trick line ('trick <i> <p>:<card> <p>:<card> win=<p> ...'), found '{got}'")
+            raise TraceError(n, f"expected a trick line ('trick <i> <p>:<card> <p>:<card> win=<p> ...'), found {quote(got)}")
         try:
             lead, follow = parse_card(m.group(3)), parse_card(m.group(5))
         except CardError as e:
@@ -266,7 +275,7 @@ class Reader:
             state.apply(c)
         want = trick_line(state.history[-1])
         if got != want:
-            raise TraceError(n, f"expected '{want}', found '{got}'")
+            raise TraceError(n, f"expected '{want}', found {quote(got, want)}")
         self.tricks += 1
         if state.is_over():
             tricks = state.counted_tricks()
@@ -288,14 +297,13 @@ class Reader:
 
 def replay(text: Iterable[str]) -> ReplayResult:
     """Check a whole trace against the rules; raise :class:`TraceError` at the first bad line."""
-    lines = content_lines(text)
-    if not lines:
+    reader, last = Reader(), 0
+    for last, line in content_lines(text):
+        reader.feed(last, line)
+    if not last:
         raise TraceError(0, "the trace is empty")
-    reader = Reader()
-    for n, line in lines:
-        reader.feed(n, line)
     if reader.result is None:
-        raise TraceError(lines[-1][0] + 1, f"the trace ends early: expected {reader.expecting}")
+        raise TraceError(last + 1, f"the trace ends early: expected {reader.expecting}")
     return reader.result
 
 

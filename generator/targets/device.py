@@ -7,6 +7,9 @@ import time
 
 import serial
 
+from ..engine.bounded import InputError, Lines, cut
+from ..engine.trace import SENT
+
 
 class DeviceError(Exception):
     """One line saying what went wrong with the port and what to do."""
@@ -26,7 +29,7 @@ def run_trace(port: str, command: str, timeout: float = 120.0, baud: int = 11520
         why = os.strerror(e.errno) if e.errno else str(e)  # pyserial's own text repeats the port's name
         raise DeviceError(f"{port}: cannot open the port ({why}); check the cable and the port name") from None
     lines: list[str] = []
-    buf = b""
+    splitter = Lines(SENT, port)
     deadline = time.monotonic() + timeout
     with link:
         time.sleep(0.1)
@@ -37,10 +40,12 @@ def run_trace(port: str, command: str, timeout: float = 120.0, baud: int = 11520
                 chunk = link.read(4096)
             except serial.SerialException:
                 raise DeviceError(f"{port}: the device went away mid-game; reconnect it and retry") from None
-            buf += chunk
-            while b"\n" in buf:
-                raw, buf = buf.split(b"\n", 1)
-                line = raw.decode("ascii", "replace").rstrip("\r")
+            try:
+                whole = splitter.feed(chunk)
+            except InputError as e:
+                raise DeviceError(str(e)) from None
+            for raw in whole:
+                line = raw.decode("ascii", "replace")
                 if line.startswith("#") and not lines:
                     continue  # boot comments before the game
                 lines.append(line)
@@ -48,7 +53,7 @@ def run_trace(port: str, command: str, timeout: float = 120.0, baud: int = 11520
                     raise DeviceError(f"{port}: a person is playing on the device; leave the game for its menu "
                                       "(UP, then B) and retry")
                 if line.startswith("error "):
-                    raise DeviceError(f"{port}: the device refused the command: {line[6:]}")
+                    raise DeviceError(f"{port}: the device refused the command: {cut(line[6:])}")
                 if line.startswith("end "):
                     return lines
     raise DeviceError(f"{port}: no complete trace within {timeout:.0f} s; is Whist running on the device?")

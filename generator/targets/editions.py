@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CATERINA_PROGRAM = 28 * 1024  # 32 KB less the 4 KB Caterina bootloader at 0x7000
-CATHY3K_PROGRAM = 29 * 1024  # 32 KB less the 3 KB Cathy3K bootloader at 0x7400
+FLASH = 32 * 1024  # the ATmega32U4's program flash, the bootloader's included
+CATERINA_PROGRAM = FLASH - 4 * 1024  # less the 4 KB Caterina bootloader at 0x7000
+CATHY3K_PROGRAM = FLASH - 3 * 1024  # less the 3 KB Cathy3K bootloader at 0x7400
 FLASH_SPARE = 512  # always kept free: a build fails above its limit
 
 

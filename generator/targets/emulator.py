@@ -32,7 +32,9 @@ from typing import Any
 
 from PIL import Image
 
+from ..engine.bounded import InputError, Kind, check
 from . import projectabe
+from .intelhex import HEX
 
 ROOT = Path(__file__).resolve().parents[2]
 EMULATOR_DIR = ROOT / "emulator"
@@ -41,6 +43,7 @@ CLOCK_HZ = 16_000_000
 CYCLES_PER_MS = CLOCK_HZ // 1000
 WIDTH, HEIGHT = 128, 64
 EEPROM_BYTES = 1024
+EEPROM = Kind("an EEPROM image", EEPROM_BYTES, f"give a {EEPROM_BYTES}-byte image, such as --eeprom-out writes")
 BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
 DEFAULT_MAX_CYCLES = 10 * CLOCK_HZ
 EMULATORS = ("avr8js", "projectabe")
@@ -202,6 +205,10 @@ class Emulator:
     def __init__(self, hex_path: str | Path, *, eeprom: bytes | None = None, adc_seed: int = 1,
                  usb: str = "minimal", node: str = "node", backend: Backend | None = None,
                  fx: FxImage | None = None) -> None:
+        try:
+            check(hex_path, HEX)  # the emulator reads it: a regular file of a hex's size, or nothing starts
+        except InputError as e:
+            raise EmulatorError(str(e)) from None
         ensure_node_deps()
         self.hex_path = hex_path
         self.backend = backend or AVR8JS

@@ -11,8 +11,16 @@ from __future__ import annotations
 
 import string
 
+from ..engine.bounded import Kind
+from .editions import FLASH
+
 DATA, EOF, EXT_SEGMENT, EXT_LINEAR = 0, 1, 2, 4
 HEX_DIGITS = set(string.hexdigits)
+# An Arduboy's hex as a command reads it (generator/engine/bounded.py): the whole flash, bootloader included, each
+# byte in a record of its own (":01AAAA00DDCC" and CRLF, 15 characters: the most any tool spends on a byte), with
+# room to spare: 16 characters a byte, 512 KB. The game's own hex is about 80 KB.
+HEX_BYTES = 16 * FLASH
+HEX = Kind("an Intel HEX file", HEX_BYTES, "give a .hex built by 'make hex'")
 
 
 class HexError(ValueError):

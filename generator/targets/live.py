@@ -19,12 +19,16 @@ from pathlib import Path
 import serial
 
 from ..ai.review import HandReview, Saved, Session
+from ..engine.bounded import Kind, Lines, read
+from ..engine.trace import SENT, TRACE_LINE
 from .emulator import Emulator, Press
 from .uploader import Host, SystemHost
 
 POLL = 0.1  # seconds a read waits for the device: a hand's review starts at most this late
 EVERY = 6  # emulator frames between reads of its serial output (0.1 s of the game's time)
 REMEMBERED = 20  # games whose place is kept between reviews
+# The file that keeps them (generator/engine/bounded.py): each game its game line and a few numbers.
+GAMES = Kind("the review's list of games", REMEMBERED * (TRACE_LINE + 200), "it is rewritten by the next review")
 
 
 class LiveError(Exception):
@@ -32,20 +36,18 @@ class LiveError(Exception):
 
 
 class Listener:
-    """Bytes from a device in, reviews (and notes for the player) out, as soon as each hand's trace is whole."""
+    """Bytes from a device in, reviews (and notes for the player) out, as soon as each hand's trace is whole;
+    a line longer than any trace line (a device running something else) raises InputError naming ``source``."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, source: str = "the device") -> None:
         self.session = session
-        self.partial = b""
-        self.lines = 0
+        self.splitter = Lines(SENT, source)
 
     def feed(self, data: bytes) -> list[HandReview | str]:
-        self.partial += data
+        whole = self.splitter.feed(data)
         out: list[HandReview | str] = []
-        while b"\n" in self.partial:
-            raw, self.partial = self.partial.split(b"\n", 1)
-            self.lines += 1
-            got = self.session.feed(self.lines, raw.decode("ascii", "replace"))
+        for n, raw in enumerate(whole, self.splitter.number - len(whole) + 1):
+            got = self.session.feed(n, raw.decode("ascii", "replace"))
             if got is not None:
                 out.append(got)
         return out
@@ -123,7 +125,7 @@ def load_games(path: Path | None = None) -> list[Saved]:
     """The games a live review saw, so a game continued on the device (sent without its game line) is reviewed
     on; an unreadable file is as none."""
     try:
-        rows = json.loads((path or games_file()).read_text())
+        rows = json.loads(read(path or games_file(), GAMES))
         return [Saved(r["header"], r["next"], tuple(r["totals"]), r["stream"], r["in_step"]) for r in rows]
     except (OSError, ValueError, TypeError, KeyError):
         return []

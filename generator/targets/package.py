@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Callable
 
 from . import linkorder
 from .. import __version__
+from ..engine.bounded import InputError, Kind, open_file
 from ..ai import solver
 from ..ai.players import DEVICE_PLAYERS, device_players
 from .editions import CLASSIC, EDITIONS, FX, MINI, Edition
@@ -53,10 +54,19 @@ class BuildError(Exception):
     """A build failure, reported as one line."""
 
 
+# An ELF as `whist size` and `whist bench --elf` read it (generator/engine/bounded.py): the build's is 50 KB; one
+# with every debug section a compiler can add stays within a few MB.
+ELF_BYTES = 16 << 20
+ELF = Kind("an ELF file", ELF_BYTES, "give the .elf the build writes (build/avr/Whist.elf after 'make hex')")
+
+
 def elf_size(elf: Path) -> tuple[int, int]:
     """(flash bytes, static RAM bytes) of an AVR ELF: .text+.data and .data+.bss+.noinit."""
-    with open(elf, "rb") as f:
-        magic = f.read(4)
+    try:
+        with open_file(elf, ELF) as f:  # avr-size reads it after: a regular file of an ELF's size
+            magic = f.read(4)
+    except InputError as e:
+        raise BuildError(str(e)) from None
     if magic != b"\x7fELF":
         what = "an empty file" if not magic else "an Intel HEX file" if magic[:1] == b":" else "not an ELF file"
         raise BuildError(f"{elf}: {what}, which has no section sizes; give the .elf the build writes "
@@ -340,14 +350,13 @@ def _distribute(builds: list[Built], fx_gen: Path, dist: Path, echo: Callable[[s
 
 
 def banner_png() -> bytes:
-    """The title art as the device shows it (decoded back from the sprite bytes), as PNG: the
-    package's cart image, 128x64."""
-    from ..codegen.sprites import SPECS, load, to_image
+    """The package's cart image (assets/cart.png, checked as a sprite is: 128x64, 1-bit), as a cart's
+    menu shows it: the title art, reading "Whist Duel", the title carts list the game by."""
+    from ..codegen.sprites import Spec, load, to_image
 
-    spec = next(s for s in SPECS if s.name == "title")
-    title = load(spec, Path("assets") / "title.png")
+    cart = load(Spec("cart", (128, 64), (128, 64)), Path("assets") / "cart.png")
     buf = io.BytesIO()
-    to_image(title.data, title.width, title.height).save(buf, "PNG", optimize=False)
+    to_image(cart.data, cart.width, cart.height).save(buf, "PNG", optimize=False)
     return buf.getvalue()
 
 

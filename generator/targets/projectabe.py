@@ -22,11 +22,17 @@ import urllib.request
 from pathlib import Path
 from typing import Callable
 
+from ..engine.bounded import InputError, Kind, check, what_is
+
 ROOT = Path(__file__).resolve().parents[2]
 PINNED_FILE = ROOT / "emulator" / "projectabe" / "pinned.json"
 PINNED = json.loads(PINNED_FILE.read_text())
 SHARED = ROOT.parent / "shared" / "projectabe"
 ENV = "WHIST_PROJECTABE"
+# A file of the build as the emulator reads it (generator/engine/bounded.py): the pinned app.js is 0.4 MB; another
+# build (--any-build) gets twenty times that.
+BUILD_FILE_BYTES = 8 << 20
+BUILD_FILE = Kind("a file of ProjectABE's build", BUILD_FILE_BYTES, "run: whist projectabe fetch")
 
 
 class NotFound(Exception):
@@ -48,9 +54,17 @@ def find(explicit: str | Path | None = None) -> Path:
     for given, how in ((explicit, "--projectabe"), (os.environ.get(ENV), ENV)):
         if given:
             folder = Path(given).expanduser().resolve()
+            if (what := what_is(folder)) not in ("a folder", None):
+                raise NotFound(f"{how} {folder}: {what}, not a folder; give the folder of a ProjectABE build, or "
+                               f"run: whist projectabe fetch (downloads the pinned build into {cache_dir()})")
             if not has_build(folder):
                 raise NotFound(f"{how} {folder}: no app.js there; run: whist projectabe fetch "
                                f"(downloads the pinned build into {cache_dir()})")
+            for name in PINNED["files"]:  # the emulator reads them: regular files of a build's size
+                try:
+                    check(folder / name, BUILD_FILE)
+                except InputError as e:
+                    raise NotFound(str(e)) from None
             return folder
     for folder in (SHARED, cache_dir()):
         if has_build(folder):

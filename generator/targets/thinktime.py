@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Callable
 
 from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL, make_player
+from ..engine.bounded import check, read
 from ..engine.cards import DECKS
 from ..engine.game import play_hand
 from ..engine.prng import ai_rng
 from .emulator import Emulator, FxImage
-from .package import symbols
+from .intelhex import HEX
+from .package import ELF, symbols
 from ..codegen.protocol import MARK_MOVED, MARK_THINK, play_command
 from ..engine.rules import Variant
 
@@ -63,13 +65,14 @@ def hand_decisions(emu: Emulator, seed: int, deck: int, player: str, hand: int =
 
 def check_elf(hex_path: Path, elf: Path) -> None:
     """Raises ValueError unless ``elf`` is the build of ``hex_path`` (its symbols would be another's)."""
+    check(elf, ELF)  # avr-objcopy reads it: a regular file of an ELF's size
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "elf.hex"
         run = subprocess.run(["avr-objcopy", "-O", "ihex", "-R", ".eeprom", str(elf), str(out)],
                              capture_output=True, text=True)
         if run.returncode:
             raise ValueError(f"avr-objcopy {elf}: {run.stderr.strip()}")
-        if out.read_bytes() != hex_path.read_bytes():
+        if out.read_bytes() != read(hex_path, HEX):
             raise ValueError(f"{elf} is not the build of {hex_path}: rebuild both with `make hex`")
 
 

@@ -4,11 +4,15 @@ The flow: validate the file first (nothing touches the device before the hex,
 and the package around it, are known to be good), find the Arduboy by USB id,
 reset a running sketch into the bootloader with the 1200-baud touch, identify
 the bootloader (Caterina, 4 KB; or the Arduboy FX's Cathy3K, 3 KB, which also
-reaches the FX flash chip) and refuse what does not fit it, then write only
-the 128-byte pages the program uses and read each back (retrying mismatched
-pages once). An FX game's data and save images then go on the chip, in whole
-64 KB blocks, each read back as it is written (docs/upload.md, fxchip.py).
-Last it leaves the bootloader so the game starts.
+reaches the FX flash chip) and refuse what does not fit it (an FX package on
+a Mini, whose bootloader selects the chip on another pin, or the other way
+round). For an FX game it then reads the chip: on a cart (a chain of slots
+from page 0) the game goes in as a slot of the cart, as the cart builders
+would put it there (fxcart.py; recovery.py keeps what a cut cable could
+cost), on a chip without one at the chip's end (fxchip.py). Then it writes
+only the 128-byte pages the program uses and reads each back (retrying
+mismatched pages once), then the chip's pages, each write read back
+(docs/upload.md). Last it leaves the bootloader so the game starts.
 Every failure is an :class:`UploadError` whose message is one line naming the
 thing that failed and the fix; docs/upload.md lists them.
 The machine-facing parts (port listing, the touch, opening) sit behind
@@ -32,8 +36,10 @@ from typing import TYPE_CHECKING, Callable, Iterator, Protocol
 import click
 import serial
 
-from . import arduboyfile, fxchip, intelhex
-from .editions import CATERINA_PROGRAM, CATHY3K_PROGRAM, CLASSIC
+from ..engine import bounded
+from . import arduboyfile, fxcart, fxchip, intelhex, recovery
+from .editions import CATERINA_PROGRAM, CATHY3K_PROGRAM, CLASSIC, EDITIONS
+from .emulator import FX_SELECT
 
 if TYPE_CHECKING:
     from click._termui_impl import ProgressBar
@@ -41,6 +47,7 @@ if TYPE_CHECKING:
     from .emulator import FxImage
 
 PAGE = 128
+FLASH = 0x8000
 SIGNATURE = bytes([0x87, 0x95, 0x1E])  # ATmega32u4 1E 95 87, sent last byte first
 SKETCH_IDS = {(0x2341, 0x8036), (0x2A03, 0x8036)}
 BOOT_IDS = {(0x2341, 0x0036), (0x2A03, 0x0036)}
@@ -51,6 +58,13 @@ CLASSIC_HEX = f"distributable/{CLASSIC.stem}.hex"
 # Cathy3K's LED and menu control ('x'): bit 7 keeps the menu buttons off, so a press cannot start
 # another game mid-write; then red, blue or nothing lit (the community's tools use these values).
 LED_WRITING, LED_VERIFYING, LED_DONE = 0xC2, 0xC1, 0x40
+# The bootloader selects the flash chip by cbi and sbi of one port bit (cathy3k.asm's CART_CS), the words
+# the Arduboy toolset tells the devices apart by: PD1 on the Arduboy FX, PE2 on the Mini, PD2 on home-made
+# boards (the bootloader's "devkit" build).
+BOOT_SELECT = {"PD1": (0x9859, 0x9A59), "PE2": (0x9872, 0x9A72), "PD2": (0x985A, 0x9A5A)}
+BOOT_DEVICE = {"PD1": "an Arduboy FX's", "PE2": "an Arduboy Mini's", "PD2": "a home-made FX board's"}
+NO_ROOM = ("make room: remove games from the cart with the Arduboy toolset's cart editor (or write a smaller "
+           "cart), then run 'whist upload' again")
 
 
 class UploadError(Exception):
@@ -138,7 +152,7 @@ def _port_message(device: str, doing: str, e: OSError, retry: str = RETRY) -> st
 
 
 def _not_a_port(device: str) -> str | None:
-    """What `device` is if it cannot be a serial port (a folder, a file, a device that is no terminal), else None.
+    """What `device` is if it cannot be a serial port (a folder, a file, a FIFO, a device that is no terminal), else None.
 
     Asked only after opening it failed, so looking cannot disturb a working port."""
     try:
@@ -149,6 +163,8 @@ def _not_a_port(device: str) -> str | None:
         return "a folder"
     if stat.S_ISREG(mode):
         return "a plain file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode):
         try:
             fd = os.open(device, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
@@ -171,6 +187,8 @@ class Game:
     pages: dict[int, bytes]  # 128-byte page address -> page
     top: int  # the program's last byte address
     fx: FxImage | None  # set when there is data or a save block to put on the chip
+    listing: arduboyfile.Listing = arduboyfile.Listing()  # what a cart lists for it
+    image: bytes = bytes(fxcart.TITLE_BYTES)  # its title image on a cart: the package's cart image
 
     @property
     def classic(self) -> bool:
@@ -180,14 +198,11 @@ class Game:
 def read_game(path: Path) -> Game:
     """The program (and chip images) a .hex or .arduboy file writes, refused if invalid or if it reaches
     into every Arduboy bootloader; the bootloader found on the device may refuse it later."""
-    if path.is_dir():
-        raise UploadError(f"{path}: a folder, not a file; name the .hex or .arduboy to upload")
-    if not path.is_file():
-        raise UploadError(f"{path}: no such file; build it with 'make hex' or name the .hex to upload")
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise UploadError(f"{path}: cannot read it ({e.strerror}); check the file") from None
+    fix = "build it with 'make hex' or name the .hex to upload"
+    try:  # a regular file, at most what a hex holds, or a package if it starts as a zip does
+        raw = bounded.read(path, replace(intelhex.HEX, fix=fix), replace(arduboyfile.PACKAGE, fix=fix))
+    except bounded.InputError as e:
+        raise UploadError(str(e)) from None
     if zipfile.is_zipfile(io.BytesIO(raw)):
         return _package(path)
     if raw.startswith(b"PK"):
@@ -203,7 +218,14 @@ def _package(path: Path) -> Game:
     except arduboyfile.ArduboyFileError as e:
         raise UploadError(str(e)) from None
     fx = program.fx if program.fx and (program.fx.data or program.fx.save) else None
-    return _game(str(path), program.device, program.hex, fx)
+    game = _game(str(path), program.device, program.hex, fx)
+    if not fx:
+        return game
+    try:
+        image = fxcart.title_image(program.listing.cartimage)
+    except ValueError as e:
+        raise UploadError(f"{path}: its cart image is {e}; repackage the game") from None
+    return replace(game, listing=program.listing, image=image)
 
 
 def _game(name: str, device: str, text: str, fx: FxImage | None) -> Game:
@@ -353,8 +375,11 @@ class Bootloader:
         self.expect(b"B" + len(data).to_bytes(2, "big") + b"F" + data, b"\r", f"write at 0x{address:04X}")
 
     def read_page(self, address: int) -> bytes:
+        return self.read_flash(address, PAGE, f"read-back at 0x{address:04X}")
+
+    def read_flash(self, address: int, size: int, what: str) -> bytes:
         self._address(address)
-        return self.ask(b"g" + PAGE.to_bytes(2, "big") + b"F", PAGE, f"read-back at 0x{address:04X}")
+        return self.ask(b"g" + size.to_bytes(2, "big") + b"F", size, what)
 
     # Cathy3K's FX chip: 'A' takes a 256-byte page number before a 'C' (chip) block command.
     def jedec(self) -> bytes:
@@ -430,19 +455,103 @@ def chip_bytes(boot: Bootloader, game: Game, kind: Kind) -> int:
     return size
 
 
+def select_line(bootloader: bytes) -> str | None:
+    """The pin the bootloader selects the chip on (PD1, PE2 or PD2), if exactly one pair of words says so."""
+    words = {bootloader[i] | bootloader[i + 1] << 8 for i in range(0, len(bootloader) - 1, 2)}
+    found = [line for line, pair in BOOT_SELECT.items() if set(pair) <= words]
+    return found[0] if len(found) == 1 else None
+
+
+def check_edition(boot: Bootloader, game: Game) -> None:
+    """Refuse the FX edition on a Mini and the Mini's on an FX (its program would not reach the chip), read
+    from the bootloader; one that says neither is let through, as before."""
+    line = select_line(boot.read_flash(CATHY3K_PROGRAM, FLASH - CATHY3K_PROGRAM, "the bootloader's read"))
+    wanted = FX_SELECT[game.device]
+    if line is None or line == wanted:
+        return
+    other = next((e for e in EDITIONS if FX_SELECT.get(e.device) == line), None)
+    fix = (f"upload its package, distributable/{other.folder}/{other.stem}.arduboy" if other
+           else f"upload the classic edition, {CLASSIC_HEX}")
+    raise UploadError(f"{game.name} is the {game.device} edition, which selects the flash chip on {wanted}, and "
+                      f"the bootloader on {boot.device} is {BOOT_DEVICE[line]}, which selects it on {line}; "
+                      f"nothing was written; {fix}")
+
+
 @dataclass(frozen=True)
 class ChipPlan:
-    """The chip blocks to write, where the data and save block land, and whether the player's saves are kept."""
+    """What the upload writes: the program's pages (a cart's patched), the chip's writes in order, where the
+    data lands, what is said of it, and the copy kept until it is done (recovery.py)."""
 
-    layout: fxchip.Layout
-    blocks: list[tuple[int, bytes]]
-    kept: bool
+    program: dict[int, bytes]
+    writes: list[tuple[int, bytes]]
+    data_page: int
+    saves: str  # how the ok line ends: the saves kept, a blank save block, or nothing
+    where: str  # the slot, on a cart, as the ok line says it
+    record: recovery.Record | None = None
+    superseded: tuple[Path, ...] = ()  # records of a cut upload, dropped once this one's is kept
 
 
-def plan_chip(boot: Bootloader, game: Game, fx: FxImage, kind: Kind, keep_saves: bool) -> ChipPlan:
-    """Where the images go on this chip, and the blocks to write, read before anything is written: the chip's
-    bytes before the data in the first block, and its save block, kept if it holds this game's saves."""
+@dataclass(frozen=True)
+class Options:
+    """What the command line chooses: keep the player's saves; write the development layout even over a
+    cart; where recovery records are kept."""
+
+    keep_saves: bool = True
+    overwrite_cart_end: bool = False
+    state: Path | None = None
+
+
+def plan_chip(boot: Bootloader, game: Game, fx: FxImage, kind: Kind, options: Options,
+              note: Callable[[str], None]) -> ChipPlan:
+    """Everything the chip upload needs, read before anything is written (but a restore of a cut upload's
+    blocks): the chip, the edition, the cart on it, and the writes."""
     size = chip_bytes(boot, game, kind)
+    check_edition(boot, game)
+    found, restored = recover(boot, options.state or recovery.folder(), note)
+    pages = size // fxchip.PAGE
+    try:
+        slots = fxcart.walk(lambda page: boot.read_chip(page * fxchip.PAGE, fxchip.PAGE,
+                                                        f"the read of the cart's slot at page 0x{page:04X}"), pages)
+    except fxcart.CartError as e:
+        if not options.overwrite_cart_end:
+            raise UploadError(f"the cart on the FX chip of {boot.device} is damaged: {e}; nothing "
+                              f"{'else ' if restored else ''}was written; rewrite the cart with the Arduboy "
+                              "toolset or flashcart-writer, or add --overwrite-cart-end to write the game at the "
+                              "chip's end over it") from None
+        slots = []
+    if slots and not options.overwrite_cart_end:
+        return plan_cart(boot, game, fx, slots, pages, options.keep_saves, found, restored, note)
+    return plan_end(boot, game, fx, size, options.keep_saves, slots)
+
+
+def recover(boot: Bootloader, state: Path, note: Callable[[str], None]) -> tuple[list[recovery.Record], bool]:
+    """The records a cut upload left for this chip, its blocks written back as they were; whether any were.
+    Another chip's records stay, and are named."""
+    found, restored = [], False
+    for record in recovery.load_all(state):
+        chip = [boot.read_chip(address, fxchip.BLOCK, "the read of a block a cut upload left")
+                for address, _, _ in record.blocks]
+        match recovery.state(chip, record):
+            case "other":
+                note(f"note: {record.path} keeps bytes of another cart, from an upload to it that was cut; "
+                     "connect that Arduboy FX and run 'whist upload' again to put them back")
+                continue
+            case "cut":
+                for (address, before, _), now in zip(record.blocks, chip):
+                    if now != before:
+                        _chip_block(boot, address, before, f"the restore of the block at 0x{address:06X}")
+                boot.led(LED_DONE)
+                restored = True
+                note(f"note: an upload into this cart was cut; its blocks are back as they were ({record.path})")
+        found.append(record)
+    return found, restored
+
+
+def plan_end(boot: Bootloader, game: Game, fx: FxImage, size: int, keep_saves: bool,
+             slots: list[fxcart.Slot]) -> ChipPlan:
+    """The development layout: data and save block at the chip's end (a chip without a cart, or by request
+    over the cart's last slots, `slots`). The chip's bytes before the data in the first block are read and
+    written back, and its save block is kept if it holds this game's saves."""
     plan = fxchip.layout(fx.data, fx.save, size)
     if not plan.fits:
         raise UploadError(f"{game.name}: its FX data and save block take {len(plan.data) + len(plan.save):,} "
@@ -453,7 +562,81 @@ def plan_chip(boot: Bootloader, game: Game, fx: FxImage, kind: Kind, keep_saves:
     if kept:
         plan = replace(plan, save=saves)
     lead = boot.read_chip(plan.first_block, plan.lead, "the read of the chip before the data")
-    return ChipPlan(plan, fxchip.blocks(plan, lead), kept)
+    over = [s for s in slots if s.end > plan.data_page]
+    where = (f"at the chip's end, over {len(over)} of the cart's slots from {over[0].title!r} at page "
+             f"0x{over[0].page:04X}" if over else "at the chip's end, after the cart's slots" if slots else "")
+    return ChipPlan(game.pages, fxchip.blocks(plan, lead), plan.data_page,
+                    _saves_said(bool(plan.save), kept), where)
+
+
+def _saves_said(save_block: bool, kept: bool) -> str:
+    return "" if not save_block else ", the saved games on it kept" if kept else ", a blank save block"
+
+
+def plan_cart(boot: Bootloader, game: Game, fx: FxImage, slots: list[fxcart.Slot], pages: int, keep_saves: bool,
+              found: list[recovery.Record], restored: bool, note: Callable[[str], None]) -> ChipPlan:
+    """The game as a slot of the cart (fxcart.py): over its own slot, or after the last; the player's saves
+    carried over (from a cut upload's record if there is one, else from its slot), and the program patched as
+    the slot holds it."""
+    listing = game.listing
+    blank = fxchip.padded(fx.save, fxchip.SECTOR)
+    slot_game = fxcart.Game(listing.title or Path(game.name).stem, listing.version, listing.author,
+                            listing.description, game.image, _flat(game.pages), fx.data, blank)
+    saves = (found[-1].saves if found else _slot_saves(boot, fxcart.ours(slots, slot_game)) if keep_saves
+             else None)
+    kept = keep_saves and saves is not None and fxchip.holds_saves(saves)
+    if kept and saves is not None:
+        slot_game = replace(slot_game, save=saves.ljust(len(blank), b"\xff"))
+    try:
+        placement = fxcart.place(slots, slot_game, pages)
+    except fxcart.CartError as e:
+        raise UploadError(f"{game.name}: {e}; nothing {'else ' if restored else ''}was written; {NO_ROOM}") from None
+    layout = placement.layout
+    start, end = placement.region
+    image = fxcart.slot_image(layout, slot_game, placement.list_number, placement.previous)
+    image += b"\xff" * ((end - layout.end) * fxchip.PAGE)  # the blank page that ends the cart
+    old = placement.replaces
+    over_saves = (old.save_page, old.end) if kept and old and old.save_pages else None
+    chip = {address: boot.read_chip(address, fxchip.BLOCK, "the read of a block the slot shares")
+            for address in fxcart.blocks_to_read(start, end, over_saves)}
+    plan = fxcart.plan(start, image, chip)
+    program, unpatched = fxcart.cart_program(layout, slot_game)
+    if unpatched:
+        note(f"note: no menu button patched in ({unpatched}); the game runs, and reset returns to the menu")
+    record = recovery.Record(plan.kept_blocks, saves if kept else None) if plan.kept_blocks else None
+    return ChipPlan({address: program[address:address + PAGE] for address in game.pages},
+                    [(w.address, w.data) for w in plan.writes], layout.data_page,
+                    _saves_said(bool(layout.save_pages), kept), _where(slots, placement),
+                    record, tuple(r.path for r in found if r.path))
+
+
+def _slot_saves(boot: Bootloader, mine: list[fxcart.Slot]) -> bytes | None:
+    """The save block of this game's last slot on the cart, if it has one."""
+    if not mine or not mine[-1].save_pages:
+        return None
+    slot = mine[-1]
+    return boot.read_chip(slot.save_page * fxchip.PAGE, slot.save_pages * fxchip.PAGE,
+                          "the read of its save block on the cart")
+
+
+def _flat(pages: dict[int, bytes]) -> bytes:
+    """The program's flash from address 0 to the end of its last page, 0xFF where the hex has nothing."""
+    flash = bytearray(b"\xff" * (max(pages) + PAGE))
+    for address, data in pages.items():
+        flash[address:address + PAGE] = data
+    return bytes(flash)
+
+
+def _where(slots: list[fxcart.Slot], placement: fxcart.Placement) -> str:
+    page = placement.layout.page
+    if placement.replaces:
+        return f"its slot at page 0x{page:04X} replaced in place"
+    category = next((s.title for s in slots if not s.game and s.list == placement.list_number), None)
+    said = f"a new slot at page 0x{page:04X}, in the cart's {category or f'list {placement.list_number}'} list"
+    if placement.left:
+        said += (f"; its older slot at page 0x{placement.left.page:04X} had no room for this build and is left as "
+                 "it was (remove it with the Arduboy toolset's cart editor)")
+    return said
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -478,12 +661,12 @@ def flash_program(boot: Bootloader, program: dict[int, bytes]) -> None:
 
 
 def flash_chip(boot: Bootloader, plan: ChipPlan) -> None:
-    """Write each 64 KB block and read it back at once, as the community's tools do; a block that differs is
-    written once more. Failures from here on say the program is done."""
+    """Each block (64 KB, or on a cart a part of one) read back as soon as it is written, as the community's
+    tools do; one that differs is written once more. Failures from here on say the program is done."""
     boot.retry = CHIP_RETRY
-    with _bar("FX chip  ", len(plan.blocks)) as bar:
-        for n, (address, data) in enumerate(plan.blocks, 1):
-            _chip_block(boot, address, data, f"FX chip block {n} of {len(plan.blocks)} at 0x{address:06X}")
+    with _bar("FX chip  ", len(plan.writes)) as bar:
+        for n, (address, data) in enumerate(plan.writes, 1):
+            _chip_block(boot, address, data, f"FX chip block {n} of {len(plan.writes)} at 0x{address:06X}")
             bar.update(1)
     boot.led(LED_DONE)
 
@@ -497,25 +680,28 @@ def _chip_block(boot: Bootloader, address: int, data: bytes, what: str) -> None:
         if got == data:
             return
     raise UploadError(f"verify failed on the FX chip at {first_difference(address, data, got, 6)} on "
-                      f"{boot.device}, even after rewriting its block; {CHIP_RETRY}")
+                      f"{boot.device}, even after rewriting its block; {boot.retry}")
 
 
 def _done(game: Game, plan: ChipPlan | None, device: str, seconds: float) -> str:
-    size = len(game.pages) * PAGE
+    pages = plan.program if plan else game.pages
     chip = ""
     if plan:
-        saves = ("" if not plan.layout.save else ", the saved games on it kept" if plan.kept
-                 else ", a blank save block")
-        chip = (f" and {len(plan.blocks) * fxchip.BLOCK:,} bytes of the FX chip (data at page "
-                f"0x{plan.layout.data_page:04X}{saves})")
+        where = f"{plan.where}: " if plan.where else ""
+        chip = (f" and {sum(len(data) for _, data in plan.writes):,} bytes of the FX chip ({where}data at page "
+                f"0x{plan.data_page:04X}{plan.saves})")
     edition = "" if game.classic else f" for an {game.device}"
-    return (f"ok: wrote and verified {size:,} bytes ({len(game.pages)} pages){chip}{edition} on {device} "
+    return (f"ok: wrote and verified {len(pages) * PAGE:,} bytes ({len(pages)} pages){chip}{edition} on {device} "
             f"in {seconds:.1f} s; the game is starting")
 
 
+def _note(line: str) -> None:
+    click.echo(line, err=True)
+
+
 def upload(path: Path, port: str | None, host: Host, timing: Timing, say: Callable[[str], None],
-           keep_saves: bool = True) -> None:
-    """The whole flow; raises UploadError with the message to show."""
+           options: Options = Options()) -> None:
+    """The whole flow; raises UploadError with the message to show. Notes go to stderr."""
     game = read_game(path)
     device = find_port(host, port, timing)
     started = time.monotonic()
@@ -523,19 +709,32 @@ def upload(path: Path, port: str | None, host: Host, timing: Timing, say: Callab
         boot = Bootloader(link, device, timing)
         kind = boot.identify()
         check_program(game, kind, device)
-        plan = plan_chip(boot, game, game.fx, kind, keep_saves) if game.fx else None
-        flash_program(boot, game.pages)
+        plan = plan_chip(boot, game, game.fx, kind, options, _note) if game.fx else None
+        flash_program(boot, plan.program if plan else game.pages)
         if plan:
-            flash_chip(boot, plan)
+            upload_chip(boot, plan, options.state or recovery.folder())
         boot.leave()
     say(_done(game, plan, device, time.monotonic() - started))
 
 
+def upload_chip(boot: Bootloader, plan: ChipPlan, state: Path) -> None:
+    """The chip's writes, with the plan's record kept on disk until they are all done and read back (a cut
+    upload's records it supersedes go once it is kept)."""
+    kept = recovery.save(state, plan.record) if plan.record else None
+    if kept:
+        for path in plan.superseded:
+            path.unlink(missing_ok=True)
+    flash_chip(boot, plan)
+    for path in (*plan.superseded, *([kept] if kept else [])):
+        path.unlink(missing_ok=True)
+
+
 def run(file: str, port: str | None, host: Host | None = None, timing: Timing = Timing(),
-        keep_saves: bool = True) -> int:
+        keep_saves: bool = True, overwrite_cart_end: bool = False, state: Path | None = None) -> int:
     """CLI entry: upload and return the exit status, printing any error as one 'error: ...' line."""
     try:
-        upload(Path(file), port, host or SystemHost(), timing, click.echo, keep_saves)
+        upload(Path(file), port, host or SystemHost(), timing, click.echo,
+               Options(keep_saves, overwrite_cart_end, state))
     except UploadError as e:
         click.echo(f"error: {e}", err=True)
         return 1

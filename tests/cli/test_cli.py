@@ -45,7 +45,6 @@ def test_replay_reports_the_altered_line(tmp_path):
         (["trace", "--seed", "1", "--scoring", "bridge"], "--scoring"),
         (["trace", "--seed", "1", "--target", "300"], "--target"),
         (["trace", "--seed", "1", "--p0", "wizard"], "--p0"),
-        (["replay", "/nonexistent/file.trace"], "No such file"),
         (["play", "--deck", "13"], "--deck"),
         (["bench", "--seconds", "0"], "--seconds"),
     ],

@@ -90,7 +90,7 @@ def test_the_terminal_game_offers_the_review_after_a_hand():
 
 @pytest.mark.parametrize("args, says", [
     (["no-such-game.txt"], "no-such-game.txt: no such file"),
-    (["{dir}"], "a folder; give a trace file"),
+    (["{dir}"], "a folder, not a file; give a trace"),
     (["{game}", "--seat", "2"], "--seat 2: there are two seats, 0 and 1"),
     (["{game}", "--seat", "one"], "--seat one: there are two seats, 0 and 1"),
 ])

@@ -2,6 +2,10 @@
 
 Two bootloaders: the stock Caterina (4 KB at 0x7000) and the Arduboy FX's
 Cathy3K (3 KB at 0x7400, `cathy3k=True`), with the FX flash chip behind it.
+Cathy3K's code selects the chip with cbi and sbi of one pin, PD1 on the FX,
+PE2 on the Mini, PD2 on home-made boards (`select`); the simulated
+bootloader area holds those two words, where the real ones have them, among
+filler that holds no instruction of the kind.
 It answers the AVR109 subset each implements (see docs/upload.md and the
 platform reference), keeps a 32 KiB program flash whose bootloader area is
 write-protected (Caterina's by the lock bits; Cathy3K's in its own code,
@@ -9,7 +13,8 @@ which acknowledges a write at or above 0x7400 and skips it), and in Cathy3K
 mode a sparse 16 MB W25Q128: 'j' its JEDEC id, 'x' the LEDs, 'A' a 256-byte
 page number for 'C', 'B'/'g' with 'C' writing whole pages (erasing a 64 KB
 block as a write reaches its first page; programming only clears bits, as
-NOR flash does) and reading any length from a page start.
+NOR flash does) and reading any length from a page start; `erased` lists
+the blocks erased, in order.
 It can inject the faults a real upload meets: the device vanishing, a
 read-back that differs from what was written, a bootloader that stops
 answering. It never touches DTR/RTS: pyserial cannot set them on a pty (errno 25).
@@ -35,6 +40,9 @@ CHIP_SIZE = 1 << 24
 CHIP_PAGE = 256
 CHIP_BLOCK = 1 << 16
 ERASED = b"\xff" * CHIP_BLOCK
+# cbi and sbi PORTx, bit (cathy3k.asm's SPI_flash_select and _deselect, at 0x74F8 and 0x7508 in its builds).
+SELECT_WORDS = {"PD1": (0x9859, 0x9A59), "PE2": (0x9872, 0x9A72), "PD2": (0x985A, 0x9A5A)}
+SELECT_AT = (0x74F8, 0x7508)
 
 
 class _Stopped(Exception):
@@ -50,15 +58,20 @@ class Faults:
     stall: tuple[bytes, int] | None = None  # go silent: read on, never answer again
     corrupt: tuple[int, int] | None = None  # (byte address, times): flip bit 0 there in that many read-backs
     chip_corrupt: tuple[int, int] | None = None  # the same for a chip address
+    cut: tuple[int, int] | None = None  # (n, pages): the n-th chip write (0-based) stops after that many pages
+    # are programmed (a block reached is erased first, as ever), and the connection goes: a cable pulled mid-write
 
 
 class CaterinaSim:
     """The bootloader, served from a thread on the master side of a pty; `port` is the slave's path.
 
-    `jedec`: Cathy3K's answers to 'j' in turn, the last repeated (a chipless bus reads 00 or FF, or noise)."""
+    `jedec`: Cathy3K's answers to 'j' in turn, the last repeated (a chipless bus reads 00 or FF, or noise);
+    `select`: the pin its code selects the chip on (None: neither word anywhere); `chip`: the chip's blocks
+    to start from (another simulator's, as a device plugged in again keeps them)."""
 
     def __init__(self, faults: Faults | None = None, ident: bytes | None = None, signature: bytes = SIGNATURE,
-                 cathy3k: bool = False, jedec: tuple[bytes, ...] = (W25Q128,)):
+                 cathy3k: bool = False, jedec: tuple[bytes, ...] = (W25Q128,), select: str | None = "PD1",
+                 chip: dict[int, bytearray] | None = None):
         self.faults = faults or Faults()
         self.cathy3k = cathy3k
         self.ident = ident or (b"ARDUBOY" if cathy3k else b"CATERIN")
@@ -67,7 +80,12 @@ class CaterinaSim:
         self.boot_start = CATHY3K_START if cathy3k else BOOT_START
         bootloader = FLASH_SIZE - self.boot_start
         self.flash = bytearray([0xFF]) * self.boot_start + bytes(range(256)) * (bootloader // 256)
-        self.chip: dict[int, bytearray] = {}  # 64 KB block number -> its bytes; blocks never written are erased
+        if cathy3k and select:
+            for at, word in zip(SELECT_AT, SELECT_WORDS[select]):
+                self.flash[at:at + 2] = word.to_bytes(2, "little")
+        # 64 KB block number -> its bytes; blocks never written are erased
+        self.chip: dict[int, bytearray] = {b: bytearray(data) for b, data in (chip or {}).items()}
+        self.erased: list[int] = []
         self.jedec = list(jedec)
         self.leds: list[int] = []  # each 'x' state, in order
         self.log: list[tuple[bytes, int]] = []  # (command, program byte address when it arrived)
@@ -76,6 +94,7 @@ class CaterinaSim:
         self._commands = {**self._HANDLERS, **self._CATHY3K} if cathy3k else self._HANDLERS
         self._address = 0  # as 'A' set it: a word address for 'F', a page number for 'C'
         self._counts: dict[bytes, int] = {}
+        self._chip_writes = 0
         self._silent = False
         self._stop = threading.Event()
         self._master, self._slave = os.openpty()
@@ -91,12 +110,14 @@ class CaterinaSim:
         self.close()
 
     def close(self) -> None:
-        """Stop serving and release both ends of the pty."""
+        """Stop serving and release both ends of the pty (once: closing again does nothing)."""
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(2)
         self._close_master()
-        os.close(self._slave)
+        if self._slave >= 0:
+            os.close(self._slave)
+            self._slave = -1
 
     def writes(self) -> list[int]:
         """Byte addresses of the program flash blocks written, in order."""
@@ -116,9 +137,13 @@ class CaterinaSim:
         return bytes(out)
 
     def preload(self, address: int, data: bytes) -> None:
-        """Put bytes on the chip as if written long ago (a test's starting state; within one block)."""
-        block, offset = divmod(address, CHIP_BLOCK)
-        self.chip.setdefault(block, bytearray(ERASED))[offset:offset + len(data)] = data
+        """Put bytes on the chip as if written long ago (a test's starting state)."""
+        done = 0
+        while done < len(data):
+            block, offset = divmod(address + done, CHIP_BLOCK)
+            n = min(CHIP_BLOCK - offset, len(data) - done)
+            self.chip.setdefault(block, bytearray(ERASED))[offset:offset + n] = data[done:done + n]
+            done += n
 
     def _program(self, page: int, data: bytes) -> None:
         """A page program: bits go from 1 to 0 only."""
@@ -218,11 +243,19 @@ class CaterinaSim:
         pages = size >> 8 or 256
         data = self._read(pages * CHIP_PAGE)
         self.chip_log.append((b"B", self._address * CHIP_PAGE, len(data)))
-        for i in range(pages):
+        cut = self.faults.cut
+        done = cut[1] if cut and cut[0] == self._chip_writes else pages
+        self._chip_writes += 1
+        for i in range(min(done + 1, pages)):  # a cut page's block is erased: the erase comes before its bytes
             page = (self._address + i) & 0xFFFF
             if page % (CHIP_BLOCK // CHIP_PAGE) == 0:  # 0xD8 at a block's start
                 self.chip.pop(page * CHIP_PAGE // CHIP_BLOCK, None)
-            self._program(page, data[i * CHIP_PAGE:(i + 1) * CHIP_PAGE])
+                self.erased.append(page * CHIP_PAGE // CHIP_BLOCK)
+            if i < done:
+                self._program(page, data[i * CHIP_PAGE:(i + 1) * CHIP_PAGE])
+        if done < pages:
+            self._close_master()
+            raise _Stopped
         self._address = (self._address + pages) & 0xFFFF
         self._send(OK)
 

@@ -107,7 +107,7 @@ def test_arduboy_package(firmware_dist: Path, folder: str, stem: str, device: st
     assert info["binaries"] == [binary]
     assert info.get("eeprom") == (None if fx else {"start": EEPROM_LOG, "end": 1023})
     assert banner.size == (128, 64) and screenshot.size[0] % 128 == 0
-    assert banner.tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
+    assert banner.tobytes() == Image.open(ROOT / "assets" / "cart.png").tobytes()  # it reads "Whist Duel"
 
 
 @needs_avr

@@ -1,9 +1,10 @@
 """On an FX cart: what the community's cart builders patch into a program (generator/targets/cart.py).
 
 Both editions keep the Arduino core's Timer0 overflow ISR as the builders need it, so a
-cart's menu button can be patched in: the tests patch in one written for them
-(fixtures/menu_button.S) and hold UP and DOWN. The FX edition finds its data and saves at
-the pages a builder writes into vectors 5 and 6.
+cart's menu button can be patched in: the tests patch in the project's own
+(generator/targets/menu_button.S, which `whist upload` patches in on a cart) and hold UP
+and DOWN. The FX edition finds its data and saves at the pages a builder writes into
+vectors 5 and 6.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ import pytest
 
 from caterina_sim import to_hex
 from conftest import needs_firmware
-from generator.targets import cart, intelhex
+from generator.targets import cart, fxchip, intelhex
 from generator.targets.buttons import Device
 from generator.targets.emulator import Emulator, FxImage
 from generator.targets.package import symbols
 
 pytestmark = [needs_firmware, pytest.mark.xdist_group("cart")]
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+MENU_BUTTON = Path(cart.__file__).with_name("menu_button.S")
 WDTCSR, BOOT_KEY = 0x60, 0x0800
 
 
@@ -58,22 +59,27 @@ def test_an_isr_a_builder_could_not_patch_is_named():
         cart.timer0_isr(bytes(flash))
 
 
-def menu_button(isr: cart.Isr, tmp_path: Path) -> bytes:
-    """fixtures/menu_button.S assembled for this program's variables."""
+def assembled(isr: cart.Isr, tmp_path: Path) -> bytes:
+    """menu_button.S assembled for these variables."""
     elf = tmp_path / "menu_button.elf"
     syms = f"--defsym,MILLIS={isr.millis},--defsym,FRACT={isr.fract},--defsym,OVERFLOW={isr.overflow_count}"
     subprocess.run(["avr-gcc", "-mmcu=atmega32u4", "-nostdlib", "-Wl,-Ttext=0", "-x", "assembler",
-                    str(FIXTURES / "menu_button.S"), f"-Wa,{syms}", "-o", str(elf)], check=True)
+                    str(MENU_BUTTON), f"-Wa,{syms}", "-o", str(elf)], check=True)
     subprocess.run(["avr-objcopy", "-O", "binary", "-j", ".text", str(elf), str(elf.with_suffix(".bin"))], check=True)
     return elf.with_suffix(".bin").read_bytes()
 
 
+def test_the_menu_button_is_its_source_assembled(fx_hex, tmp_path):
+    real = cart.timer0_isr(bytes(flash_of(fx_hex)))
+    for isr in (real, cart.Isr(0, 148, 0, 0, 0), cart.Isr(0, 148, 0x1234, 0x5678, 0x9ABC)):
+        assert cart.menu_button(isr) == assembled(isr, tmp_path)
+    assert len(cart.MENU_BUTTON) <= cart.PATCH_BYTES
+
+
 def test_holding_up_and_down_returns_to_the_carts_menu(fx_hex, fx_image, tmp_path):
-    flash = flash_of(fx_hex)
-    isr = cart.timer0_isr(bytes(flash))
-    patch = menu_button(isr, tmp_path)
-    assert len(patch) <= isr.length
-    flash[isr.address:isr.address + len(patch)] = patch
+    at = fxchip.layout(fx_image.data, fx_image.save, 1 << 24)  # where the emulator puts the data and save
+    flash, unpatched = cart.for_cart(bytes(flash_of(fx_hex)), at.data_page, at.save_page)  # as `whist upload` does
+    assert unpatched is None
     patched = tmp_path / "patched.hex"
     patched.write_text(to_hex(bytes(flash)))
     with Emulator(patched, fx=fx_image) as emu:

@@ -4,6 +4,7 @@ discovery, FX packages, and every fault."""
 from __future__ import annotations
 
 import errno
+import io
 import json
 import random
 import shutil
@@ -17,6 +18,7 @@ from typing import Sequence
 import pytest
 import serial
 from click.testing import CliRunner
+from PIL import Image, ImageDraw
 
 from caterina_sim import BOOT_START, CATHY3K_START, PAGE, W25Q128, CaterinaSim, Faults, to_hex
 from generator.cli import main
@@ -28,6 +30,12 @@ FAST = Timing(reply=0.5, boot=0.5, settle=0.1, poll=0.01, chip=2.0, jedec_gap=0.
 SKETCH = PortInfo("/dev/ttyACM0", 0x2341, 0x8036)
 ROOT = Path(__file__).resolve().parents[2]
 RETRY_HINT = "the Arduboy still has its bootloader: press reset and run 'whist upload' within 8 s"
+
+
+@pytest.fixture(autouse=True)
+def state(tmp_path, monkeypatch):
+    """Recovery records (an upload into a cart keeps them) in the test's folder, not the user's."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
 
 
 class FakeHost:
@@ -222,6 +230,18 @@ SAVE_BYTES = 8192  # the game's save block: two 4 KB sectors
 BLANK_SAVE = b"\xff" * SAVE_BYTES
 
 
+def banner() -> bytes:
+    """A 128x64 cart image: a frame."""
+    image = Image.new("1", (128, 64))
+    ImageDraw.Draw(image).rectangle((0, 0, 127, 63), outline=1)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+BANNER = banner()
+
+
 def fx_package(folder: Path, program: dict[int, int], data: bytes, save: bytes = BLANK_SAVE,
                device: str = "ArduboyFX") -> Path:
     """A schema-4 .arduboy as the build makes one: the hex, the chip's data and save images, a cart image."""
@@ -234,7 +254,7 @@ def fx_package(folder: Path, program: dict[int, int], data: bytes, save: bytes =
         z.writestr(binary["filename"], to_hex(program))
         z.writestr(binary["flashdata"], data)
         z.writestr(binary["flashsave"], save)
-        z.writestr("banner.png", b"\x89PNG\r\n\x1a\n")
+        z.writestr("banner.png", BANNER)
     return path
 
 
@@ -267,6 +287,9 @@ def big_program(program: dict[int, int]) -> dict[int, int]:
     return program | {a: a & 0xFF for a in range(0x7000, 0x7400)}
 
 
+SELECT = {"ArduboyFX": "PD1", "ArduboyMini": "PE2"}  # the pin each device's bootloader selects the chip on
+
+
 def program_pages(program: dict[int, int]) -> int:
     return len({a - a % PAGE for a in program})
 
@@ -276,7 +299,7 @@ def test_an_fx_package_writes_the_program_then_the_chip(capsys, tmp_path, progra
     package = fx_package(tmp_path, program, fx_data, device=device)
     at = data_address(fx_data)
     assert at == 0xFECE00
-    with CaterinaSim(cathy3k=True) as sim:
+    with CaterinaSim(cathy3k=True, select=SELECT[device]) as sim:
         sim.preload(0xFE0000, b"another game's data")  # before ours in the first block: kept
         code, out, err = upload(capsys, package, sim.port, FakeHost())
         assert code == 0, err
@@ -286,6 +309,7 @@ def test_an_fx_package_writes_the_program_then_the_chip(capsys, tmp_path, progra
         assert sim.chip_read(CHIP_END - SAVE_BYTES, SAVE_BYTES) == BLANK_SAVE
         assert sim.chip_read(0xFE0000, 19) == b"another game's data"
         assert sim.chip_log == [
+            (b"g", 0, 256),  # page 0: no cart's first slot there, so the development layout
             (b"g", 0xFFE000, SAVE_BYTES),  # the save block, to keep a player's saves
             (b"g", 0xFE0000, 0xCE00),  # the first block's bytes before the data
             (b"B", 0xFE0000, 65536), (b"g", 0xFE0000, 65536),  # each block written, then read back
@@ -398,7 +422,7 @@ def test_an_image_too_large_for_the_chip_is_refused(capsys, tmp_path, program):
     package = fx_package(tmp_path, program, bytes(60_000))
     with CaterinaSim(cathy3k=True, jedec=(b"\xef\x40\x10",)) as sim:  # a 64 KB chip
         code, _, err = upload(capsys, package, sim.port, FakeHost())
-        assert sim.writes() == [] and sim.chip_log == []
+        assert sim.writes() == [] and sim.chip_writes() == []
     assert error_line(code, err) == (
         f"error: {package}: its FX data and save block take 68,352 bytes, more than the 65,536 bytes of the chip "
         f"on {sim.port}; nothing was written; it needs an Arduboy FX with a bigger chip (16 MB)"
@@ -411,7 +435,8 @@ def test_an_image_too_large_for_the_chip_is_refused(capsys, tmp_path, program):
         (lambda n: Faults(drop=(b"B", n)),  # the cable pulled as the first chip block goes out
          "the device on {port} vanished during the write of FX chip block 1 of 2 at 0xFE0000; "
          "check the cable and reconnect it; "),
-        (lambda n: Faults(drop=(b"g", n + 3)),  # after the program's n read-backs, two reads, block 1's read-back
+        # the bootloader's read, page 0's, the program's n read-backs, two reads, block 1's read-back
+        (lambda n: Faults(drop=(b"g", n + 5)),
          "the device on {port} vanished during the read-back of FX chip block 2 of 2 at 0xFF0000; "
          "check the cable and reconnect it; "),
         (lambda n: Faults(stall=(b"B", n + 1)),
