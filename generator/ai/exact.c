@@ -389,30 +389,25 @@ int stage1_playout(uint16_t *h0, uint16_t *h1, uint16_t *lv, const int *cards, i
   return leader;
 }
 
+#define JUDGE_SIZE 25 /* judge.SIZE */
+
 /* The judge's play-on (generator/ai/judge.py, card for card): stage 2 from a trick boundary, both hands
    open, by one rule for both seats until `stop` cards a hand are left. Cards are coded 13 suit + rank. */
 
-static int lead_score(const uint16_t *a, const uint16_t *b, int tr, int s, int r, int high, const int *w) {
-  int ta = popc(a[tr]), tb = popc(b[tr]), is_trump = s == tr;
-  int beaten_by = popc((uint32_t)(b[s] >> (r + 1))), top = beaten_by == 0, is_void = !is_trump && !b[s];
-  int f[14] = {is_trump, top, top && is_trump, top && is_trump && tb > 0, is_trump && ta > tb,
-               is_trump && tb == 0, is_void && tb > 0, is_void && tb == 0, popc(a[s]), popc(b[s]), beaten_by,
-               !is_trump && top && b[s], high, high && top};
-  int score = 0;
-  for (int i = 0; i < 14; i++) score += w[i] * f[i];
-  return score;
-}
-
-/* judge.lead: each suit's highest card, then its lowest; the first of the highest score. */
+/* judge.lead: each suit's highest card, then its lowest, scored by judge.lead_features against `w`
+   (judge.SIZE weights: one per kind of suit, top and highness, then one per card of length margin); the
+   first of the highest score. */
 static int judge_lead(const uint16_t *a, const uint16_t *b, int tr, const int *w) {
-  int best = 0, card = -1;
+  int best = 0, card = -1, ta = popc(a[tr]), tb = popc(b[tr]);
   for (int s = 0; s < 4; s++) {
     if (!a[s]) continue;
+    int kind = s == tr ? (!tb ? 2 : ta > tb ? 0 : 1) : !b[s] ? (tb ? 3 : 4) : 5;
     int hi = 31 - __builtin_clz(a[s]), lo = __builtin_ctz(a[s]);
+    int base = w[JUDGE_SIZE - 1] * (popc(a[s]) - popc(b[s]));
     for (int k = 0; k < 2; k++) {
       int r = k ? lo : hi;
       if (k && lo == hi) break;
-      int sc = lead_score(a, b, tr, s, r, !k, w);
+      int sc = base + w[4 * kind + 2 * !(b[s] >> r) + !k];
       if (card < 0 || sc > best) best = sc, card = 13 * s + r;
     }
   }

@@ -46,25 +46,24 @@ def lead_kind(is_trump: bool, t_mine: int, t_theirs: int, theirs: int) -> int:
     return (3 if t_theirs else 4) if not theirs else 5
 
 
-# A lead's score: WEIGHTS[4 kind + 2 top + high] (top: no card of the other hand's in the suit is higher;
-# high: the suit's highest card, else its lowest), plus the last three per card of this hand in the suit,
-# of the other hand's, and of the other hand's above the card led.
-SIZE = 4 * KINDS + 3
-LEAD_WEIGHTS = {
-    HIGH: (0,) * SIZE,
-    1 - HIGH: (0,) * SIZE,
+# A lead's score: LEAD_WEIGHTS[4 kind + 2 top + high] (top: no card of the other hand's in the suit is
+# higher; high: the suit's highest card, else its lowest), plus the last weight per card this hand holds in
+# the suit beyond the other hand's.
+SIZE = 4 * KINDS + 1
+LEAD_WEIGHTS = {  # whist fit-judge
+    HIGH: (0, 8, 64, 40, 0, 8, 112, -16, 0, 0, 0, 0, 0, 0, -12, -32, 0, 0, 32, 0, 0, 12, 56, 0, 16),
+    1 - HIGH: (0, 12, 120, 0, 0, 6, 48, 30, 0, 0, -32, -48, 0, 0, 8, -48, 0, 0, 0, -16, 0, 16, 120, 28, -8),
 }
 
 Hands = list[list[int]]
 
 
 def lead_features(mine: list[int], theirs: list[int], trump: int, s: int, rank: int, high: bool) -> tuple[int, ...]:
-    """What a lead of ``13 s + rank`` is scored by: 1 for its kind, top and highness, then the three counts."""
-    beaten_by = (theirs[s] >> (rank + 1)).bit_count()
+    """What a lead of ``13 s + rank`` is scored by: 1 for its kind, top and highness, then the length margin."""
     v = [0] * SIZE
     v[4 * lead_kind(s == trump, mine[trump].bit_count(), theirs[trump].bit_count(), theirs[s])
-      + 2 * (beaten_by == 0) + high] = 1
-    v[-3:] = mine[s].bit_count(), theirs[s].bit_count(), beaten_by
+      + 2 * (theirs[s] >> rank == 0) + high] = 1
+    v[-1] = mine[s].bit_count() - theirs[s].bit_count()
     return tuple(v)
 
 

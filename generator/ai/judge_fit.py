@@ -31,6 +31,7 @@ from ..engine.prng import Rng, ai_rng, mix32
 from ..engine.rules import HIGH, Variant, deal
 from ..engine.state import HandState
 from . import judge, rollout
+from .endgame import K
 from .native import exact_value
 from .players import make_player
 from .solver import Hands, follow_moves, follower_wins, split
@@ -38,7 +39,8 @@ from .solver import Hands, follow_moves, follower_wins, split
 FIT_HANDS = 150  # hands of Master against itself whose rollouts give the fit's starts (high games)
 LOW_HANDS = 300  # High/low hands, of which the low ones give the low games' starts
 STEPS = (16, 8, 4, 2, 1)
-MASTER = "hard-estimate"  # Master before the judge: the games, and so the starts, do not depend on the weights
+STOP = K  # the judge leads only while more cards are left than the endgame tables hold
+MASTER = "hard"  # the classic Master, whose rollouts end in the estimate: the starts do not depend on the weights
 
 
 @dataclass(frozen=True)
@@ -118,13 +120,14 @@ class Situation:
     loss: list[int]
 
 
-def lead_situations(starts: list[Start]) -> dict[int, list[Situation]]:
-    """Every trick's lead along perfect play from each start, by mode (see the module's docstring)."""
+def lead_situations(starts: list[Start], stop: int = STOP) -> dict[int, list[Situation]]:
+    """Every trick's lead along perfect play from each start while more than ``stop`` cards a hand are left,
+    by mode (see the module's docstring)."""
     out: dict[int, list[Situation]] = {HIGH: [], 1 - HIGH: []}
     for start in starts:
         h, trump, mode, leader = start.hands(), start.trump, start.mode, start.leader
         sign = 1 if mode == HIGH else -1  # the leader's tricks: more is better in a high game
-        while sum(m.bit_count() for m in h[leader]) > 1:
+        while sum(m.bit_count() for m in h[leader]) > stop:
             cands = judge.lead_candidates(h[leader], h[1 - leader], trump)
             values = [sign * lead_value(h, trump, mode, leader, c) for c, _ in cands]
             best = sign * leader_tricks(h, trump, mode, leader)
@@ -201,7 +204,7 @@ def _situations(start: Start) -> list[Situation]:
     return lead_situations([start])[start.mode]
 
 
-def fit_all(jobs: int = 1, progress: Callable[[str], None] = lambda line: None) -> dict[int, judge.LeadWeights]:
+def fit_all(jobs: int = 1, progress: Callable[[str], None] = lambda line: None) -> dict[int, tuple[int, ...]]:
     """The weights of both kinds of game, from the starts of :data:`FIT_HANDS` Last 13 hands (high games) and
     the low hands of :data:`LOW_HANDS` High/low hands."""
     out = {}

@@ -9,7 +9,9 @@ card (one per run of equivalent legal cards) is played, the rest of stage 1
 is played out with both hands open by one cheap rule (:func:`policy`,
 Hard's memory rule with the weights of ``hard.WEIGHTS`` in a closed form
 that costs four popcounts instead of a loop over the unseen cards), stage 2
-is judged from the cards each hand starts it with (:func:`estimate`), and
+is judged from the cards each hand starts it with (:func:`estimate`; the FX
+edition's Master plays it on with both hands open by the judge's rule,
+:mod:`.judge`, down to the endgame tables, and reads their exact value), and
 the hand is scored as it would be (:func:`points`). The candidate with the
 best total over the same worlds is played. The number of worlds
 shrinks with the work a world costs (:func:`worlds`), which bounds the time a
@@ -29,7 +31,7 @@ from ..engine.rules import HIGH, hand_points
 from ..engine.state import Observation
 from . import judge
 from .hard import WEIGHTS, SearchPlayer, Weights
-from .native import exact_value, stage1_playout
+from .native import stage1_playout
 from .solver import FX_WORK_BUDGET, WORK_BUDGET, Tables, run_lows
 
 
@@ -206,47 +208,33 @@ def split(mask: int) -> list[int]:
     return [(mask >> (13 * s)) & 0x1FFF for s in range(4)]
 
 
-# How a rollout values the stage-2 start it reaches: Master plays it on (the judge); the PC yardsticks keep
-# the linear estimate Master had before it (``hard-estimate``) or value it exactly (``hard-oracle``).
-PLAY, ESTIMATE_ONLY, EXACT = "play", "estimate", "exact"
-
-
-def stop_at(tables: Tables | None) -> int:
-    """Cards a hand left where the judge stops playing: the tables' K on the FX edition, else none."""
-    return tables.k if tables is not None else 0
+def played_on(hand_size: int, tables: Tables | None) -> int:
+    """Cards the judge plays in a rollout's stage 2: down to the tables' K on the FX edition, none without
+    the tables (the classic edition estimates the start)."""
+    return 2 * max(0, hand_size - tables.k) if tables is not None else 0
 
 
 def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], leader: int, lead: int,
-            first: int, trump: int, counts_stage1: bool, tables: Tables | None = None, mode: int = HIGH,
-            ends: str = PLAY) -> int:
+            first: int, trump: int, counts_stage1: bool, tables: Tables | None = None, mode: int = HIGH) -> int:
     """Play a world's stage 1 out, hands open: ``first`` for the seat to move, then ``policy`` for both.
 
     ``stock`` is the face-up card then the hidden ones, top first. Returns
     ``me``'s tricks less the other seat's from here: those of stage 1 when
-    the scoring counts them, and stage 2's as the judge plays them on
-    (:mod:`.judge`), to the end or, with the endgame ``tables`` (the FX
-    edition's Master), to their K tricks and then exactly.
+    the scoring counts them, and stage 2's as :func:`estimate` judges them,
+    or, with the endgame ``tables`` (the FX edition's Master), as the judge
+    plays them on (:mod:`.judge`) down to the tables' K tricks and then
+    exactly.
     """
     won = [0, 0]
     leader = play_out(h, live, stock, trump, leader, lead, first, won)
     diff = won[me] - won[1 - me] if counts_stage1 else 0
-    n = sum(m.bit_count() for m in h[me])
-    if ends == PLAY and n > stop_at(tables):
-        won = [0, 0]
-        leader = judge.play_on(h, trump, leader, mode, stop_at(tables), won)
-        diff += won[me] - won[1 - me]
-        n = sum(m.bit_count() for m in h[me])
-    if tables is not None and n <= tables.k:
-        v = tables.value(h, trump, mode, leader) if n else 0  # the leader's tricks, both playing perfectly
-        return diff + 2 * (v if leader == me else n - v) - n
-    if ends == EXACT:  # the ceiling of any judge (PC only)
-        counted = me if mode == HIGH else 1 - me
-        guess = (n + estimate(h[counted], h[1 - counted], trump, leader == counted)) // 2
-        v = exact_value(h, trump, leader, me, counted, guess)
-        return diff + 2 * (v if counted == me else n - v) - n
-    if ends == ESTIMATE_ONLY:
+    if tables is None:
         return diff + estimate(h[me], h[1 - me], trump, leader == me)
-    return diff
+    won = [0, 0]
+    leader = judge.play_on(h, trump, leader, mode, tables.k, won)
+    n = sum(m.bit_count() for m in h[me])
+    v = tables.value(h, trump, mode, leader) if n else 0  # the leader's tricks, both playing perfectly
+    return diff + won[me] - won[1 - me] + 2 * (v if leader == me else n - v) - n
 
 
 def play_out(h: list[list[int]], live: list[int], stock: list[int], trump: int, leader: int, lead: int,
@@ -322,9 +310,8 @@ def points(obs: Observation, diff: int) -> int:
     return pts[0] - pts[1]
 
 
-def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = None, ends: str = PLAY) -> int:
-    """The card with the best total over the sampled worlds (ties: the lowest card); ``tables`` and ``ends``:
-    see :func:`rollout`."""
+def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = None) -> int:
+    """The card with the best total over the sampled worlds (ties: the lowest card); ``tables``: see :func:`rollout`."""
     me = obs.player
     mine = split(obs.hand)
     live = split(obs.deck.mask & ~obs.played)
@@ -332,8 +319,7 @@ def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = 
     if len(cands) == 1:
         return cands[0]
     caps = suit_caps(obs)
-    played_on = 2 * max(0, obs.deck.hand_size - stop_at(tables)) if ends == PLAY else 0
-    n = worlds(len(cands), obs.stock_left, played_on)
+    n = worlds(len(cands), obs.stock_left, played_on(obs.deck.hand_size, tables))
     counts_stage1 = obs.scoring.counts_stage1
     totals = [0] * len(cands)
     for _ in range(n):
@@ -342,7 +328,7 @@ def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = 
             h = [[0] * 4, [0] * 4]
             h[me], h[1 - me] = list(mine), list(theirs)
             v = rollout(me, h, list(live), [obs.upcard] + hidden, obs.leader, obs.lead, c, obs.trump, counts_stage1,
-                        tables, obs.mode, ends)
+                        tables, obs.mode)
             totals[i] += points(obs, v)
     best = max(range(len(cands)), key=lambda i: (totals[i], -i))
     return cands[best]
@@ -354,23 +340,11 @@ def hard(rng: Rng) -> SearchPlayer:
 
 
 def hard_fx(rng: Rng) -> SearchPlayer:
-    """The FX edition's Master: this search in stage 1, its rollouts ending in the endgame tables'
-    exact values when they hold stage 2 (Small Whist); in stage 2 the solver down to the tables,
+    """The FX edition's Master: this search in stage 1, its rollouts' stage 2 played on by the judge
+    down to the endgame tables and ending in their exact values; in stage 2 the solver down to the tables,
     exact whenever it ends within :data:`.solver.FX_WORK_BUDGET` (all but 6 decisions of 2,000 stage-2
     starts, and those 6 kept the exact value too: docs/ai.md)."""
     from . import endgame
 
     tables = endgame.load()
     return SearchPlayer("hard-fx", lambda obs, legal: choose(obs, legal, rng, tables), FX_WORK_BUDGET, tables)
-
-
-def hard_estimate(rng: Rng) -> SearchPlayer:
-    """PC only: Master before the judge, its rollouts ending in the linear estimate (the yardstick the
-    judge's Master is measured against)."""
-    return SearchPlayer("hard-estimate", lambda obs, legal: choose(obs, legal, rng, ends=ESTIMATE_ONLY), WORK_BUDGET)
-
-
-def hard_oracle(rng: Rng) -> SearchPlayer:
-    """PC only: Master's search with every rollout's stage-2 start valued exactly (the ceiling of any judge),
-    and an exact stage 2."""
-    return SearchPlayer("hard-oracle", lambda obs, legal: choose(obs, legal, rng, ends=EXACT), None)

@@ -579,7 +579,7 @@ def fit_judge(jobs: int) -> None:
     weights = fit_all(jobs, click.echo)
     click.echo("LEAD_WEIGHTS = {")
     for mode, w in weights.items():
-        click.echo(f"    {'HIGH' if mode == 0 else '1 - HIGH'}: LeadWeights({', '.join(map(str, w))}),")
+        click.echo(f"    {'HIGH' if mode == 0 else '1 - HIGH'}: ({', '.join(map(str, w))}),")
     click.echo("}")
 
 

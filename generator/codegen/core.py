@@ -124,6 +124,7 @@ def core_context() -> dict:
             "work": rollout.WORK,
             "min_worlds": rollout.MIN_WORLDS,
             "max_worlds": rollout.MAX_WORLDS,
+            "estimate": rollout.ESTIMATE._asdict(),
         },
         "judge": {
             "size": len(judge.LEAD_WEIGHTS[rules.HIGH]),

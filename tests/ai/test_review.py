@@ -407,6 +407,26 @@ def test_a_listed_card_s_figure_comes_from_deals_played_after_it_was_picked_out(
     assert m.low < m.cost < m.high
 
 
+def test_a_picked_card_whose_fresh_figure_falls_under_the_bar_is_not_listed(monkeypatch):
+    """The rival is 3 points better in the deals that pick the card out and no better in the fresh ones: the
+    card is picked out but not listed, so no listed card ever prints less than it was listed for."""
+    calls: list[int] = []
+
+    def fake(obs, theirs, stock, first, variant):
+        calls.append(first)
+        return 3 if first == best and len(calls) <= picking else 0
+
+    st = HandState(LAST13.deck, LAST13.scoring, deal(11, 1, LAST13.deck))
+    cands = expert.candidates(st.observation(st.turn), st.legal_mask())
+    played, best = cands[0], cands[-1]
+    shortlist = SHORTLIST_DEALS * (1 + SHORTLIST) if len(cands) - 1 > SHORTLIST else 0
+    picking = CHOOSE_DEALS * len(cands) + shortlist + 2 * estimate.FEWEST  # the choosing and measuring deals
+    monkeypatch.setattr(estimate, "deal_points", fake)
+    m = estimate.measure(st, st.turn, played, cands, Rng(1), LAST13)
+    assert m.rival == best and m.sure and m.picked and len(calls) > picking
+    assert m.cost == 0 and not m.listed
+
+
 def test_stage1_has_one_estimate_over_the_stage(planted):
     _, _, review = planted
     total, lo, hi = review.stage1_lost()
