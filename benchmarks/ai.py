@@ -176,8 +176,8 @@ def _starts(seed: int) -> list:
 
 
 def judge_figures(count: int, jobs: int) -> list[str]:
-    """The judge's error against exact values on ``count`` stage-2 starts that Master's rollouts reach in
-    hands the fit never saw (seeds from JUDGE_SEED), both editions', and the linear estimate's before it."""
+    """The FX judge's error against exact values on ``count`` stage-2 starts that Master's rollouts reach in
+    Last 13 hands the fit never saw (seeds from JUDGE_SEED), and the classic Master's linear estimate's."""
     starts: list = []
     seed = JUDGE_SEED
     with Pool(jobs) as pool, click.progressbar(length=count, label="held-out stage-2 starts", file=sys.stderr) as bar:
@@ -187,21 +187,18 @@ def judge_figures(count: int, jobs: int) -> list[str]:
                 bar.update(len(part))
             seed += 4 * jobs
     starts = starts[:count]
-    hands = seed - JUDGE_SEED
-    lines = []
-    for label, tables in (("classic (played to the end)", None), ("FX (played to 8 tricks, then the tables)",
-                                                                    endgame.load())):
-        mae, bias = judge_fit.judge_error(starts, tables)
-        lines.append(f"the judge, {label}: misjudges {count:,} held-out stage-2 starts (from {hands} hands) by "
-                     f"{mae:.3f} tricks on average (mean signed error {bias:+.3f})")
-    errs = []
-    for st in starts:
+    exact = [judge_fit.leader_tricks(st.hands(), st.trump, st.mode, st.leader) for st in starts]
+    tables = endgame.load()
+    judged = [judge_fit.judge_value(st, tables) - e for st, e in zip(starts, exact)]
+    guessed = []
+    for st, e in zip(starts, exact):
         h = st.hands()
         n = sum(m.bit_count() for m in h[0])
-        guess = (n + rollout.estimate(h[st.leader], h[1 - st.leader], st.trump, True)) // 2
-        errs.append(abs(guess - judge_fit.leader_tricks(h, st.trump, st.mode, st.leader)))
-    lines.append(f"the linear estimate it replaced: {sum(errs) / count:.3f} tricks on average")
-    return lines
+        guessed.append(abs((n + rollout.estimate(h[st.leader], h[1 - st.leader], st.trump, True)) // 2 - e))
+    return [f"the FX judge (played on to 8 tricks, then the tables) misjudges {count:,} held-out stage-2 starts "
+            f"(Last 13, seeds {JUDGE_SEED}..{seed - 1}) by {sum(map(abs, judged)) / count:.3f} tricks on average "
+            f"(mean signed error {sum(judged) / count:+.3f}, exact in {judged.count(0) / count:.1%})",
+            f"the classic Master's linear estimate: {sum(guessed) / count:.3f} tricks on average"]
 
 
 def fidelity(deals: int, opponents: tuple[str, ...] = ("random", "greedy", "original", "easy")) -> list[str]:

@@ -102,7 +102,6 @@ def core_context() -> dict:
             "k": endgame.K,
             "suit": endgame.SUIT,
             "first": endgame.header_size(endgame.K) - endgame.K * (endgame.SUIT + 1) ** 2,
-            "first_k": endgame.first_row(endgame.K),
             "blocks": endgame.block_offsets(),
             "binom": [[comb(p, i) for i in range(endgame.K + 1)] for p in range(2 * endgame.K + 1)],
             "probe_work": solver.PROBE_WORK,
