@@ -1,22 +1,23 @@
-"""The judge of a rollout's stage-2 start: stage 2 played on by a cheap rule, both hands open.
+"""The judge of the FX Master's rollouts: stage 2 played on by a cheap rule, both hands open, to the tables.
 
-Master's stage-1 rollouts (:mod:`.rollout`) end where stage 2 begins, and how
-the hand ends depends on what that position is worth. The judge plays it on
-with both hands open, one rule for both seats (:func:`lead`, :func:`follow`):
-the classic edition to the end, the FX edition down to the endgame tables'
-K tricks, where it reads the exact value. Measured against exact values on
-stage-2 starts its rollouts reach (docs/ai-figures.md), the play-on misjudges
-them by about a third of a trick, the tables' by a fifth: the linear estimate
-it replaced missed by 0.89.
+The FX edition's Master (:func:`.rollout.hard_fx`) ends each stage-1
+rollout in the endgame tables' exact value. The 52-card game's stage 2
+starts with 13 tricks, beyond the tables' K = 8, so the judge first plays it
+on with both hands open, one rule for both seats (:func:`lead`,
+:func:`follow`), down to K tricks. On stage-2 starts it was not fitted on,
+the play-on and the tables misjudge a start by about a fifth of a trick
+where the classic Master's linear estimate misses by 0.9
+(docs/ai-figures.md).
 
 - **Leads**: each suit's highest and lowest card is scored by
-  :func:`lead_features` (is it a trump, does it beat every card of the other
-  hand in its suit, can the other hand ruff it, the two lengths, ...) against
-  integer weights; the highest score leads (ties: the first, suits in order,
-  the highest card before the lowest). The weights (:data:`LEAD_WEIGHTS`, one
-  set for high games and one for low) are fitted by
-  :mod:`.judge_fit` to the exact value of every lead in positions along
-  perfect play from those stage-2 starts; ``whist fit-judge`` makes them again.
+  :func:`lead_features` (the kind of suit, whether no card of the other
+  hand's in the suit is higher, whether it is the suit's highest card, and
+  the leader's length in the suit beyond the other hand's) against integer
+  weights; the highest score leads (ties: the first, suits in order, the
+  highest card before the lowest). The weights (:data:`LEAD_WEIGHTS`, one
+  set for high games and one for low) are fitted by :mod:`.judge_fit` to
+  the exact value of every lead along perfect play from stage-2 starts that
+  Master's rollouts reach; ``whist fit-judge`` makes them again.
 - **Follows** (high games): the cheapest winner of the suit led, else its
   lowest card; void, the lowest trump, else the lowest card of the longest
   side suit. Low games duck: the highest card under the one led, else the
@@ -28,8 +29,6 @@ and ``exact.c`` plays the same on the PC (:func:`play_on` calls it).
 """
 
 from __future__ import annotations
-
-from typing import NamedTuple
 
 from ..engine.rules import HIGH
 from .native import judge_play_on

@@ -5,20 +5,21 @@ weights, ties broken by card order), so running it again gives the same
 weights:
 
 1. **Stage-2 starts that Master's rollouts reach** (:func:`rollout_starts`):
-   single hands of Master against itself (Master as it was before the judge,
-   so that they do not depend on the weights); at each of their stage-1 decisions
+   single hands of the classic Master against itself (its rollouts end in
+   the linear estimate, so the hands do not depend on the weights); at each of their stage-1 decisions
    that Master searches, one world is drawn and one of its candidate cards
    played, and the rest of stage 1 played out as its rollouts play it. The
    draws come from a stream of their own, so the hands are Master's own.
 2. **Every lead's exact value** (:func:`lead_situations`): along perfect play
    from each start (the first best card in card order, both seats), at each
-   trick the exact value of every lead the rule can choose (each suit's
+   trick while more than K are left (where the judge leads) the exact value of every lead the rule can choose (each suit's
    highest and lowest card), the other seat replying perfectly.
 3. **Integer weights** (:func:`fit`): from zero, each weight is moved by 16,
    8, 4, 2, then 1 while the tricks the chosen leads lose on average fall.
 
-:func:`judge_error` is the figure the issue asks for: how far the judge's
-value of a stage-2 start is from the exact one, over starts the fit never saw.
+:func:`judge_value` is the judge's value of a start (played on, then the
+tables); ``benchmarks/ai.py --only judge`` sets it against the exact one
+over starts the fit never saw.
 """
 
 from __future__ import annotations
@@ -231,9 +232,3 @@ def judge_value(start: Start, tables=None) -> int:
         won[end] += v
         won[1 - end] += left - v
     return won[start.leader] if n else 0
-
-
-def judge_error(starts: list[Start], tables=None) -> tuple[float, float]:
-    """The judge's mean absolute error in tricks against the exact values, and its mean signed error."""
-    diffs = [judge_value(s, tables) - leader_tricks(s.hands(), s.trump, s.mode, s.leader) for s in starts]
-    return sum(abs(d) for d in diffs) / len(diffs), sum(diffs) / len(diffs)

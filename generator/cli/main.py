@@ -571,7 +571,7 @@ def fit_judge(jobs: int) -> None:
 
     Stage-2 starts that Master's rollouts reach, every lead along perfect
     play from them valued exactly, integer weights by coordinate descent
-    (generator/ai/judge_fit.py; about 20 minutes of CPU). Paste the result
+    (generator/ai/judge_fit.py; about 10 minutes on one core). Paste the result
     into LEAD_WEIGHTS (generator/ai/judge.py) and run make hex.
     """
     from ..ai.judge_fit import fit_all
