@@ -10,6 +10,7 @@ export const EMULATORS = ['avr8js', 'projectabe'];
 const FX_PAGE = 256;
 const FX_SECTOR = 4096;
 const padded = (length, unit) => Math.ceil(length / unit) * unit;
+const CONTROL_STEP = 4000; // cycles run between looks at a control transfer's progress
 
 /**
  * Where a development upload puts a game's flash images (the community's
@@ -40,6 +41,7 @@ class Avr8jsBoard {
     const layout = fx && developmentLayout(fx);
     this.board = new Arduboy(hexText, { adcSeed, usb, fx: fx && { select: fx.select, images: layout.images } });
     this.fx = layout && { data_address: layout.data_address, save_address: layout.save_address };
+    this.controls = 0;
   }
 
   get cycles() { return this.board.cpu.cycles; }
@@ -60,6 +62,19 @@ class Avr8jsBoard {
   eepromSave() { return this.board.eeprom.save(); }
   eepromLoad(bytes) { this.board.eeprom.load(bytes); }
   usbStatus() { return this.board.usb.status(); }
+  get watchdogReset() { return this.board.reset; }
+
+  /** One control transfer, once the host is free (after its script): its log entry, or status 'pending'. */
+  usbControl(setup, data, maxCycles) {
+    const { usb } = this.board;
+    const name = `control ${++this.controls}`;
+    usb.control({ name, setup, ...(data ? { data } : {}) });
+    const done = () => usb.log.find((t) => t.name === name);
+    for (let ran = 0; !done() && ran < maxCycles; ran += CONTROL_STEP) this.board.run(CONTROL_STEP);
+    return done() ?? { name, status: 'pending', data: [] };
+  }
+
+  usbHost(action) { this.board.usb.hostAction(action); }
 
   takeMarkers() {
     const { markers } = this.board;
@@ -107,6 +122,14 @@ class ProjectABEBackend extends ProjectABEBoard {
 
   watch() {
     throw new Error('watching data writes is an avr8js feature: run with --emulator avr8js');
+  }
+
+  usbControl() {
+    throw new Error("ProjectABE's host sends only its two SETUPs: control transfers are an avr8js feature");
+  }
+
+  usbHost() {
+    throw new Error("ProjectABE's host is always there: unplugging and suspending are avr8js features");
   }
 
   takeWrites() {

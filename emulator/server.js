@@ -107,6 +107,17 @@ const commands = {
     need().setHostReading(Boolean(req.reading));
     return {};
   },
+  usb_control(req) {
+    const setup = req.setup;
+    if (!Array.isArray(setup) || setup.length !== 8 || !setup.every((b) => Number.isInteger(b) && b >= 0 && b < 256)) {
+      throw new Error('usb_control needs "setup": the 8 bytes of a SETUP packet');
+    }
+    return { transfer: need().usbControl(setup, req.data ? [...bytes(req.data, 'data')] : null, maxCycles(req)) };
+  },
+  usb_host(req) {
+    need().usbHost(req.action);
+    return {};
+  },
   serial_read() {
     return { data: need().readSerial() };
   },
@@ -153,6 +164,7 @@ const commands = {
       frames: b.frames,
       pressed: [...b.pressed],
       usb: b.usbStatus(),
+      reset: b.watchdogReset ?? null,
     };
   },
   quit() {

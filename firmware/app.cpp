@@ -21,6 +21,7 @@
 #include "stack.h"
 #include "table.h"
 #include "text.h"
+#include "usb.h"
 #include "whist_core.h"
 #if WHIST_FX
 #include "fxdata.h"
@@ -415,7 +416,7 @@ void pollSerial() {
     idle = 0;  // a host at work: the title's demo must not start between its commands
     replies::add(command(line, overlong));
   }
-  if (replies::full() || Serial.available() <= 0) answer(replies::take());
+  if (replies::full() || !usb::waiting()) answer(replies::take());
 }
 
 void stepTitle() {
@@ -488,19 +489,16 @@ void endHand() {
   }
 }
 
-// A trace comment once the host has opened the port (before that, Serial
+// A trace comment once the host has opened the port (before that, USB serial
 // drops what is written): the harnesses wait for it before sending. Not
 // printed from setup(), which ProjectABE's fast-running millis() can end
-// before its host opens the port (docs/emulator.md). With interrupts off, so
-// the 1 ms USB frame cannot split the line (a split '# whist 0.1.0 r' + 'eady'
-// polluted the first trace); the banks are empty then, nothing waits.
+// before its host opens the port (docs/emulator.md). One packet: a bank goes
+// to the host only at a newline (or full), so the line is never split.
 bool announced;
 void announce() {
-  if (announced || !(Serial.dtr() || Serial.rts())) return;
+  if (announced || !usb::open()) return;
   announced = true;
-  cli();
   print(text::TRACE_READY);
-  sei();
 }
 
 #if WHIST_FX
@@ -515,7 +513,7 @@ void noData() {
   for (uint8_t w; (w = pgm_read_byte(p++)); p += w, row += hw::WIDTH) memcpy_P(row + (hw::WIDTH - w) / 2, p, w);
   hw::display();
   for (bool told = false;;) {
-    if (!hw::nextFrame() || told || !(Serial.dtr() || Serial.rts())) continue;
+    if (!hw::nextFrame() || told || !usb::open()) continue;
     told = true;
     for (const char* s = NO_DATA; char c = pgm_read_byte(s); s++) hw::serialPut(c);
   }
@@ -533,7 +531,6 @@ void setup() {
   save::begin(hw::frame + sizeof hw::frame);
 #endif
   prefs::begin();
-  Serial.begin(9600);
   setSink(serialSink);
   setTableMemory((uint32_t*)(hw::frame + hw::WIDTH));  // pages 1-7 and TABLE_ABOVE bytes beyond
   setScreen(TITLE);

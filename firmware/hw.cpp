@@ -8,6 +8,7 @@
 #include "buttons.h"
 #include "fx.h"
 #include "sound.h"
+#include "usb.h"
 
 namespace hw {
 
@@ -140,6 +141,7 @@ bool frameReady() {
   frameCount++;
   buttons::nextFrame();
   sound::update();
+  usb::frame();
   return true;
 }
 
@@ -183,3 +185,21 @@ uint32_t randomSeed() {
 }
 
 }  // namespace hw
+
+// In place of the core's main(), which would attach the core's USB stack. Of
+// the core's init() only what the game uses: Timer0 as it sets it (fast PWM,
+// clock / 64, the overflow interrupt counting millis() in the core's ISR,
+// which cart builders patch), the ADC's clock (/ 128, 125 kHz) and USART1
+// off; not timers 1, 3 and 4's PWM for analogWrite (sound sets Timer3 up
+// itself), each bit of them set by a read-modify-write (about 180 B).
+int main() {
+  sei();
+  TCCR0A = _BV(WGM01) | _BV(WGM00);
+  TCCR0B = _BV(CS01) | _BV(CS00);
+  TIMSK0 = _BV(TOIE0);
+  ADCSRA = _BV(ADEN) | _BV(ADPS2) | _BV(ADPS1) | _BV(ADPS0);
+  UCSR1B = 0;
+  usb::begin();
+  setup();
+  for (;;) loop();
+}

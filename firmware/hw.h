@@ -56,7 +56,7 @@ void led(uint8_t rgb);
 // mixed with micros(); for seeding the game's PRNG, not for frequent use.
 uint32_t randomSeed();
 
-// A line received on USB serial (Arduino Serial), without its "\r\n", or
+// A line received on USB serial (usb.h), without its "\r\n", or
 // nullptr while none is complete among the bytes already there (all calls of
 // a frame read at most SERIAL_READ_MAX of them, never waiting for more). Lines
 // longer than SERIAL_LINE_MAX are cut there and *overlong is set true; a NUL

@@ -1,7 +1,6 @@
 // hw::serialLine: one line at a time from USB serial, without blocking.
-#include <Arduino.h>
-
 #include "hw.h"
+#include "usb.h"
 
 namespace hw {
 
@@ -20,8 +19,7 @@ const char* serialLine(bool* overlong) {
     budgetFrame = frameCount;
     budget = SERIAL_READ_MAX;
   }
-  for (; budget && Serial.available() > 0; budget--) {
-    char c = Serial.read();
+  for (int16_t c; budget && (c = usb::get()) >= 0; budget--) {
     if (c == '\r') continue;
     if (c == '\n') {
       line[len] = 0;

@@ -14,6 +14,7 @@ import { Ports } from './ports.js';
 import { SSD1306 } from './ssd1306.js';
 import { USB } from './usb.js';
 import { W25Q128 } from './w25q128.js';
+import { Watchdog } from './watchdog.js';
 
 const SLEEP = 0x9588;
 const RETI = 0x9518;
@@ -62,6 +63,9 @@ export class Arduboy {
       script: usb,
     });
     this.pll = new PLL(cpu, () => this.usb.checkAttach());
+    // A watchdog reset ends the run: the bootloader it would start is not here (watchdog.js).
+    this.reset = null;
+    this.watchdog = new Watchdog(cpu, { WDTCSR: M.REG.WDTCSR, clockHz: M.CLOCK_HZ, onReset: () => this.watchdogReset() });
     this.markers = [];
     cpu.writeHooks[M.REG.GPIOR0] = (value) => {
       cpu.data[M.REG.GPIOR0] = value;
@@ -92,6 +96,17 @@ export class Arduboy {
     return chip;
   }
 
+  /** What a bootloader would find at the watchdog's reset: Caterina's key word, RAMEND-1's, flash's last word. */
+  watchdogReset() {
+    const { data, progMem } = this.cpu;
+    const word = (a) => data[a] | (data[a + 1] << 8);
+    this.reset = {
+      cycle: this.cpu.cycles, key0800: word(0x800), keyTop: word(M.RAMEND - 1), signature: progMem[0x3fff],
+    };
+    this.usb.disconnect();
+    this.stop = true;
+  }
+
   receiveSerial(bytes) {
     this.serialOut += String.fromCharCode(...bytes);
     if (this.waitSerial && this.waitSerial.test(this.serialOut)) this.stop = true;
@@ -109,6 +124,10 @@ export class Arduboy {
     const prog = cpu.progMem;
     const { data } = cpu;
     this.stop = false;
+    if (this.reset) { // in the bootloader, which is not emulated: time passes, nothing runs
+      cpu.cycles = Math.max(cpu.cycles, end);
+      return cpu.cycles;
+    }
     while (cpu.cycles < end && !this.stop) {
       const opcode = prog[cpu.pc];
       if (opcode === SLEEP && data[M.REG.SMCR] & SE && data[SREG] & I_FLAG && cpu.nextInterrupt < 0) {

@@ -37,7 +37,9 @@ export const REG = {
   GPIOR0: 0x3e,
   SMCR: 0x53,
   PLLCSR: 0x49,
+  WDTCSR: 0x60,
 };
+export const RAMEND = 0xaff;
 
 // Ports B-F. No pin-change or INTn interrupts: the firmware must not rely on
 // them (ProjectABE lacks them too), so none are wired.

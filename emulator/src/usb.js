@@ -1,42 +1,59 @@
 // The 32u4 USB device controller plus a fake host, enough for the Arduino
-// core's CDC `Serial` (facts: shared/reference/usb-cdc-emulation.md).
+// core's CDC `Serial` and the game's own CDC-ACM device (facts:
+// shared/reference/usb-cdc-emulation.md and the datasheet, Atmel-7766 ch. 21-22).
 //
 // Controller: endpoints 0-6 selected by UENUM, level interrupts USB_GEN and
 // USB_COM re-evaluated after every register write and host event, UDINT and
 // UEINTX flags that writing 0 clears and writing 1 leaves alone, EP0 as a
-// control endpoint with one shared bank, bulk IN/OUT endpoints with banks.
+// control endpoint with one shared bank, bulk IN/OUT endpoints with banks and
+// data toggles (reset by clearing EPEN or by RSTDT; a packet whose toggle is
+// out of step with the host's is lost, as on the bus).
 //
-// Host: attaches once USBE=1, FRZCLK=0, DETACH=0 and the PLL is locked,
-// ends a bus reset 2 ms later, then sends a SOF every 1 ms (16000 cycles) and
-// runs a script of control transfers, polled every 200 cycles. The default
-// script is the minimum that opens the port: SET_CONFIGURATION(1) then
-// SET_CONTROL_LINE_STATE(DTR|RTS). It never sends a 1200-baud line coding.
-// After that it feeds queued bytes into EP2 (bulk OUT, never zero-length) and
-// takes every bank the firmware hands over on EP3 (bulk IN) at once, unless
-// told to stop reading (setReading(false)): then handed-over banks wait, and
-// with both waiting the firmware finds no free bank, as with a PC program
-// that has the port open but does not read it.
+// Host: attaches once USBE=1, FRZCLK=0, DETACH=0, the PLL is locked and VBUS
+// is there; ends a bus reset 2 ms later, then sends a SOF every 1 ms (16000
+// cycles) and runs a script of control transfers, polled every 200 cycles,
+// then any transfer asked for (`control`). It keeps to what the chip allows: a
+// new address is used 2 ms after SET_ADDRESS's status stage (USB 2.0 9.2.6.3),
+// and a device that answers at it only before that stage, or not by then,
+// fails; a control read longer than wLength fails. The default script is the
+// minimum that opens the port: SET_CONFIGURATION(1) then
+// SET_CONTROL_LINE_STATE(DTR|RTS). No script sends a 1200-baud line coding.
+// After that it feeds queued bytes into EP2 (bulk OUT, never zero-length
+// unless asked) and takes every bank the firmware hands over on EP3 (bulk IN)
+// at once, unless told to stop reading (setReading(false)): then handed-over
+// banks wait, and with both waiting the firmware finds no free bank, as with
+// a PC program that has the port open but does not read it. `hostAction`
+// unplugs and plugs the cable, suspends and resumes the bus.
+//
+// What breaks the datasheet's rules without breaking the model's transfers
+// is listed in `violations` (status()): UADD and ADDEN written together,
+// bytes written to a full bank, read from an empty one.
 import { usb as R } from './atmega32u4.js';
 
 const CYCLES_PER_MS = 16000;
 const ATTACH_TO_RESET_END = 2 * CYCLES_PER_MS;
 const POLL_CYCLES = 200;
 const TRANSFER_TIMEOUT = 50 * CYCLES_PER_MS;
+const SET_ADDRESS_RECOVERY = 2 * CYCLES_PER_MS; // USB 2.0 9.2.6.3
+const SUSPEND_DETECT = 3 * CYCLES_PER_MS; // datasheet 22.8: 3 ms of an idle bus
 
 // USBCON / UDCON
 const USBE = 0x80, FRZCLK = 0x20;
 const DETACH = 0x01, RMWKUP = 0x02;
-// UDINT
-const SOFI = 0x04, EORSTI = 0x08;
+// UDINT, USBSTA, USBINT
+const SUSPI = 0x01, SOFI = 0x04, EORSTI = 0x08, WAKEUPI = 0x10, EORSMI = 0x20;
+const VBUS = 0x01, ID = 0x02, VBUSTI = 0x01;
+// UDADDR
+const ADDEN = 0x80;
 const UDINT_IRQ_BITS = 0x7d;
 // UEINTX
 const FIFOCON = 0x80, RWAL = 0x20, RXSTPI = 0x08, RXOUTI = 0x04, STALLEDI = 0x02, TXINI = 0x01;
 const UEINTX_IRQ_BITS = 0x5f;
 // UECONX
-const EPEN = 0x01, STALLRQC = 0x10, STALLRQ = 0x20;
+const EPEN = 0x01, RSTDT = 0x08, STALLRQC = 0x10, STALLRQ = 0x20;
 
-const CDC_RX = 2; // bulk OUT: host -> Serial.read
-const CDC_TX = 3; // bulk IN: Serial.write -> host
+const CDC_RX = 2; // bulk OUT: host -> the firmware
+const CDC_TX = 3; // bulk IN: the firmware -> host
 
 const setup = (type, request, value, index, length) => [
   type, request, value & 0xff, value >> 8, index & 0xff, index >> 8, length & 0xff, length >> 8,
@@ -82,12 +99,14 @@ class Endpoint {
     this.allocated = false;
     this.size = 8;
     this.banks = 1;
+    this.toggle = 0; // the device's data toggle: the next IN packet's, or the OUT packet it expects
     this.flush();
   }
 
   get control() { return (this.cfg0 >> 6) === 0; }
   get isIn() { return (this.cfg0 & 1) === 1; }
   get ready() { return (this.ueconx & EPEN) !== 0 && this.allocated; }
+  get stalled() { return (this.ueconx & STALLRQ) !== 0; }
 
   /** Empty the FIFO and clear its flags (UERST, allocation, bus reset). */
   flush() {
@@ -97,7 +116,7 @@ class Endpoint {
     this.rx = null; // control: {bytes, pos} of the SETUP / OUT packet
     this.inBuf = []; // control / IN: bytes the CPU wrote into the current IN bank
     this.inPending = null; // control: IN packet handed over, waiting for the host
-    this.inFlight = []; // bulk IN: banks handed over that a non-reading host has not taken
+    this.inFlight = []; // bulk IN: banks handed over that the host has not taken yet
     this.packets = []; // bulk OUT: [{bytes, pos}], oldest first
   }
 
@@ -109,7 +128,6 @@ class Endpoint {
       if (this.rxouti) v |= RXOUTI;
       if (this.txFree()) v |= TXINI;
     } else if (this.isIn) {
-      // A reading host takes each bank the moment it is handed over, so one is always free.
       if (this.inFree()) v |= TXINI | FIFOCON | (this.inBuf.length < this.size ? RWAL : 0);
     } else {
       const cur = this.packets[0];
@@ -121,7 +139,7 @@ class Endpoint {
 
   /** Bulk IN: a bank is free for the CPU to fill. */
   inFree() {
-    return this.allocated && this.inFlight.length < this.banks;
+    return this.ready && this.inFlight.length < this.banks;
   }
 
   /** Control endpoint: the bank is free for IN data. */
@@ -154,8 +172,13 @@ export class USB {
     this.sof = () => this.startOfFrame();
     this.resetEnd = () => this.busResetEnd();
     this.poll = () => this.hostPoll();
+    this.idle = () => this.suspendDetected();
     this.rxQueue = [];
     this.reading = true;
+    this.vbus = script !== 'none';
+    this.suspended = false;
+    this.violations = [];
+    this.lost = 0; // bulk packets lost to a data toggle out of step
     this.powerOn();
     this.hook();
   }
@@ -168,7 +191,7 @@ export class USB {
     data[R.UDCON] = DETACH;
     this.udint = 0;
     for (const ep of this.eps) {
-      ep.ueconx = 0; ep.cfg0 = 0; ep.cfg1 = 0; ep.ueienx = 0; ep.allocated = false; ep.flush();
+      ep.ueconx = 0; ep.cfg0 = 0; ep.cfg1 = 0; ep.ueienx = 0; ep.allocated = false; ep.toggle = 0; ep.flush();
     }
     this.disconnect();
   }
@@ -179,17 +202,24 @@ export class USB {
     cpu.clearClockEvent(this.sof);
     cpu.clearClockEvent(this.resetEnd);
     cpu.clearClockEvent(this.poll);
+    cpu.clearClockEvent(this.idle);
     this.attached = false;
     this.attachedAt = null;
     this.polling = false;
     this.frame = 0;
     this.address = 0;
+    this.addressAt = 0; // when the host starts using `address` (SET_ADDRESS's recovery)
     this.script = [];
     this.transfer = null;
     this.configured = false;
     this.lineState = 0;
     this.openedAt = null;
+    this.hostToggles = [0, 0, 0, 0, 0, 0, 0];
     this.log = [];
+  }
+
+  violation(text) {
+    this.violations.push({ text, cycle: this.cpu.cycles });
   }
 
   get ep() {
@@ -210,9 +240,17 @@ export class USB {
       return true;
     };
     w[R.UDCON] = (value) => { cpu.data[R.UDCON] = value & ~RMWKUP; this.checkAttach(); return true; };
-    r[R.USBSTA] = () => cpu.data[R.USBSTA] | 0x03; // VBUS present, ID = device
+    r[R.USBSTA] = () => (cpu.data[R.USBSTA] & ~VBUS) | ID | (this.vbus ? VBUS : 0); // ID: a device
     r[R.UDINT] = () => this.udint;
     w[R.UDINT] = (value) => { this.udint &= value; this.updateIrqs(); return true; };
+    w[R.UDADDR] = (value, old) => {
+      // Datasheet 22.7: UADD first, ADDEN in a later write, never both at once.
+      if (value & ADDEN && !(old & ADDEN) && (value & 0x7f) !== (old & 0x7f)) {
+        this.violation(`UDADDR: UADD ${value & 0x7f} and ADDEN written at the same time`);
+      }
+      cpu.data[R.UDADDR] = value;
+      return true;
+    };
     store(R.UDIEN, () => this.updateIrqs());
     store(R.UENUM, () => { cpu.data[R.UENUM] &= 7; });
     w[R.UERST] = (value) => {
@@ -227,11 +265,16 @@ export class USB {
     w[R.UECONX] = (value) => {
       const ep = this.ep;
       if (!ep) return true;
+      // Datasheet 22.6: clearing EPEN resets the endpoint (banks, flags) and its data toggle; RSTDT the toggle.
+      if (ep.ueconx & EPEN && !(value & EPEN)) { ep.flush(); ep.toggle = 0; }
+      if (value & RSTDT) ep.toggle = 0;
       let v = (ep.ueconx & STALLRQ) | (value & EPEN);
       if (value & STALLRQ) v |= STALLRQ;
       if (value & STALLRQC) v &= ~STALLRQ;
       ep.ueconx = v;
       this.updateIrqs();
+      if (ep.n === CDC_TX) this.takeBanks(); // a halt cleared: the host takes what waits
+      if (ep.n === CDC_RX) this.pumpOut(); // and sends what it holds
       return true;
     };
     r[R.UECFG0X] = () => this.ep?.cfg0 ?? 0;
@@ -246,6 +289,7 @@ export class USB {
       ep.banks = (value >> 2) & 3 ? 2 : 1;
       ep.flush();
       this.updateIrqs();
+      this.pumpOut();
       return true;
     };
     r[R.UESTA0X] = () => (this.ep?.allocated ? 0x80 : 0);
@@ -255,7 +299,9 @@ export class USB {
     r[R.UEDATX] = () => this.readUEDATX();
     w[R.UEDATX] = (value) => {
       const ep = this.ep;
-      if (ep && (ep.control || (ep.isIn && ep.inFree())) && ep.inBuf.length < ep.size) ep.inBuf.push(value);
+      if (!ep) return true;
+      if ((ep.control || (ep.isIn && ep.inFree())) && ep.inBuf.length < ep.size) ep.inBuf.push(value);
+      else this.violation(`UEDATX: a byte written to endpoint ${ep.n} with no room in its bank (lost)`);
       return true;
     };
     r[R.UEBCLX] = () => (this.ep?.byteCount() ?? 0) & 0xff;
@@ -267,7 +313,10 @@ export class USB {
     const ep = this.ep;
     if (!ep) return 0;
     const src = ep.control ? ep.rx : ep.isIn ? null : ep.packets[0];
-    if (!src || src.pos >= src.bytes.length) return 0;
+    if (!src || src.pos >= src.bytes.length) {
+      this.violation(`UEDATX: read from endpoint ${ep.n} with no byte in its bank`);
+      return 0;
+    }
     return src.bytes[src.pos++];
   }
 
@@ -288,8 +337,8 @@ export class USB {
         const packet = ep.inBuf;
         ep.inBuf = [];
         if (ep.n === CDC_TX && packet.length) {
-          if (this.reading) this.onSerial(packet);
-          else ep.inFlight.push(packet);
+          ep.inFlight.push(packet);
+          this.takeBanks();
         }
       }
     } else {
@@ -301,6 +350,27 @@ export class USB {
       }
     }
     this.updateIrqs();
+  }
+
+  /** The host takes EP3's waiting banks, unless it is not reading, the bus is idle or the endpoint stalls. */
+  takeBanks() {
+    const ep = this.eps[CDC_TX];
+    if (!this.reading || !this.attached || this.suspended || ep.stalled || this.transfer?.holdsPipes) return;
+    let took = false;
+    while (ep.inFlight.length) {
+      const packet = ep.inFlight.shift();
+      // The packet goes out with the device's toggle; the host keeps it only if that is the one it expects.
+      if (ep.toggle === this.hostToggles[CDC_TX]) {
+        this.hostToggles[CDC_TX] ^= 1;
+        this.onSerial(packet);
+      } else {
+        this.lost++;
+        this.violation(`EP${CDC_TX}: a ${packet.length}-byte packet dropped by the host (data toggle out of step)`);
+      }
+      ep.toggle ^= 1;
+      took = true;
+    }
+    if (took) this.updateIrqs();
   }
 
   updateIrqs() {
@@ -317,7 +387,8 @@ export class USB {
 
   checkAttach() {
     const { data } = this.cpu;
-    const on = (data[R.USBCON] & (USBE | FRZCLK)) === USBE && !(data[R.UDCON] & DETACH) && this.pllLocked();
+    const on = (data[R.USBCON] & (USBE | FRZCLK)) === USBE && !(data[R.UDCON] & DETACH) && this.pllLocked()
+      && this.vbus;
     if (on && !this.attached) {
       this.attached = true;
       this.attachedAt = this.cpu.cycles;
@@ -327,13 +398,15 @@ export class USB {
     }
   }
 
-  /** End of a bus reset: EP1-6 unconfigured, EP0 emptied, address 0, EORSTI. */
+  /** End of a bus reset: EP1-6 disabled (their toggles back to DATA0), EP0 emptied, address 0, EORSTI. */
   busResetEnd() {
     for (const ep of this.eps) {
-      if (ep.n) { ep.ueconx = 0; ep.cfg0 = 0; ep.cfg1 = 0; ep.ueienx = 0; ep.allocated = false; }
+      if (ep.n) { ep.ueconx = 0; ep.cfg0 = 0; ep.cfg1 = 0; ep.ueienx = 0; ep.allocated = false; ep.toggle = 0; }
       ep.flush();
     }
     this.cpu.data[R.UDADDR] = 0;
+    this.address = 0;
+    this.hostToggles.fill(0);
     this.udint |= EORSTI;
     this.updateIrqs();
     this.cpu.addClockEvent(this.sof, CYCLES_PER_MS);
@@ -351,6 +424,12 @@ export class USB {
     this.cpu.addClockEvent(this.sof, CYCLES_PER_MS);
   }
 
+  /** 3 ms without a SOF or any traffic: the controller calls it a suspend. */
+  suspendDetected() {
+    this.udint |= SUSPI;
+    this.updateIrqs();
+  }
+
   schedulePoll() {
     if (!this.polling) {
       this.polling = true;
@@ -361,6 +440,7 @@ export class USB {
   /** One step of the host's control-transfer state machine. */
   hostPoll() {
     this.polling = false;
+    if (this.suspended) return;
     if (!this.transfer && this.script.length) this.startTransfer();
     if (this.transfer) this.stepTransfer();
     if (this.transfer || this.script.length) this.schedulePoll();
@@ -369,14 +449,22 @@ export class USB {
 
   startTransfer() {
     const ep0 = this.eps[0];
-    const udaddr = this.cpu.data[R.UDADDR];
-    const deviceAddress = udaddr & 0x80 ? udaddr & 0x7f : 0;
-    if (!ep0.ready || deviceAddress !== this.address) return;
+    if (!ep0.ready || this.cpu.cycles < this.addressAt) return;
     const req = this.script.shift();
-    const [type, , , , , , lenLo, lenHi] = req.setup;
+    const udaddr = this.cpu.data[R.UDADDR];
+    const deviceAddress = udaddr & ADDEN ? udaddr & 0x7f : 0;
+    if (deviceAddress !== this.address) {
+      // Nothing answers the SETUP at the address the host uses.
+      this.log.push({ name: req.name, status: 'no answer', data: [], cycle: this.cpu.cycles });
+      return;
+    }
+    const [type, request, value, , , , lenLo, lenHi] = req.setup;
     const length = lenLo | (lenHi << 8);
+    // What resets the host's data toggles: it uses no bulk pipe until the request is through.
+    const holdsPipes = (type === 0x00 && request === 9) || (type === 0x01 && request === 11)
+      || (type === 0x02 && request === 1 && value === 0);
     this.transfer = {
-      req, length, toHost: (type & 0x80) !== 0, stage: 'setup', data: [],
+      req, length, toHost: (type & 0x80) !== 0, stage: 'setup', data: [], holdsPipes,
       deadline: this.cpu.cycles + TRANSFER_TIMEOUT,
     };
     // A SETUP is always accepted and discards whatever the bank held.
@@ -405,8 +493,8 @@ export class USB {
       const packet = ep0.inPending;
       ep0.inPending = null;
       t.data.push(...packet);
-      if (packet.length < 64 || t.data.length >= t.length) {
-        t.data.length = Math.min(t.data.length, t.length);
+      if (t.data.length > t.length) return this.finish('overflow'); // more than wLength: babble
+      if (packet.length < 64 || t.data.length === t.length) {
         // Status stage: a zero-length OUT packet, left for the next SETUP to clear.
         ep0.rx = { bytes: [], pos: 0 };
         ep0.rxouti = true;
@@ -430,35 +518,99 @@ export class USB {
     }
     if (t.stage === 'status-in') {
       if (ep0.inPending === null) return;
+      const udaddr = this.cpu.data[R.UDADDR];
+      if (udaddr & ADDEN && (udaddr & 0x7f) !== this.address) {
+        // The device moved to its new address before the status stage: the host's IN at the old one goes unanswered.
+        return;
+      }
+      const packet = ep0.inPending;
       ep0.inPending = null;
       this.updateIrqs();
-      this.finish('ok');
+      this.finish(packet.length ? 'overflow' : 'ok');
     }
   }
 
   finish(status) {
-    const { req, data } = this.transfer;
+    const { req, data, holdsPipes } = this.transfer;
     this.transfer = null;
     this.log.push({ name: req.name, status, data, cycle: this.cpu.cycles });
-    if (status !== 'ok') return;
-    const [, request, valueLo, valueHi] = req.setup;
+    if (status === 'ok') this.done(req.setup);
+    if (holdsPipes) this.takeBanks();
+  }
+
+  /** The host's side of a request the device has completed. */
+  done(setup) {
+    const [type, request, valueLo, valueHi, indexLo] = setup;
     const value = valueLo | (valueHi << 8);
-    if (req.setup[0] === 0x00 && request === 5) this.address = value & 0x7f;
-    if (req.setup[0] === 0x00 && request === 9) this.configured = value !== 0;
-    if (req.setup[0] === 0x21 && request === 0x22) {
+    if (type === 0x00 && request === 5) {
+      this.address = value & 0x7f;
+      this.addressAt = this.cpu.cycles + SET_ADDRESS_RECOVERY;
+    }
+    if (type === 0x00 && request === 9) {
+      this.configured = value !== 0;
+      this.hostToggles.fill(0);
+    }
+    if (type === 0x02 && request === 1 && value === 0) this.hostToggles[indexLo & 7] = 0; // CLEAR_FEATURE(ENDPOINT_HALT)
+    if (type === 0x01 && request === 11) { // SET_INTERFACE: its endpoints (CDC: 0 has EP1, 1 has EP2 and EP3)
+      if (indexLo === 0) this.hostToggles[1] = 0;
+      else this.hostToggles.fill(0, 2, 4);
+    }
+    if (type === 0x21 && request === 0x22) {
       this.lineState = value;
       if (value && this.openedAt === null) this.openedAt = this.cpu.cycles;
+    }
+  }
+
+  /** Queue a control transfer after the script: {name, setup: 8 bytes, data?: bytes for a host-to-device stage}. */
+  control(req) {
+    this.script.push(req);
+    if (this.attached) this.schedulePoll();
+  }
+
+  /**
+   * The cable and the bus: 'unplug' (VBUS goes, the host with it: nothing is
+   * taken or sent, the controller sees an idle bus), 'plug' (VBUS back: the
+   * host resets the bus and enumerates again), 'suspend' (the host stops the
+   * bus: no SOF, no traffic), 'resume'; 'zlp' sends a zero-length packet to EP2.
+   */
+  hostAction(action) {
+    const { cpu } = this;
+    if (action === 'unplug') {
+      this.vbus = false;
+      this.disconnect();
+      cpu.data[R.USBINT] |= VBUSTI;
+      cpu.addClockEvent(this.idle, SUSPEND_DETECT);
+    } else if (action === 'plug') {
+      this.vbus = true;
+      this.suspended = false;
+      cpu.data[R.USBINT] |= VBUSTI;
+      this.checkAttach();
+    } else if (action === 'suspend') {
+      if (!this.attached) throw new Error('suspend: no host on the bus');
+      this.suspended = true;
+      cpu.clearClockEvent(this.sof);
+      cpu.addClockEvent(this.idle, SUSPEND_DETECT);
+    } else if (action === 'resume') {
+      if (!this.suspended) throw new Error('resume: the bus is not suspended');
+      this.suspended = false;
+      cpu.clearClockEvent(this.idle);
+      this.udint |= WAKEUPI | EORSMI;
+      this.updateIrqs();
+      cpu.addClockEvent(this.sof, CYCLES_PER_MS);
+      this.takeBanks();
+      this.schedulePoll();
+    } else if (action === 'zlp') {
+      this.rxQueue.push(null);
+      this.pumpOut();
+    } else {
+      throw new Error(`unknown USB host action ${JSON.stringify(action)}; expected unplug, plug, suspend, resume or zlp`);
     }
   }
 
   /** Whether the host takes the banks the firmware hands over on EP3; resuming takes the waiting ones. */
   setReading(on) {
     this.reading = on;
-    const ep = this.eps[CDC_TX];
-    if (on && ep.inFlight.length) {
-      for (const packet of ep.inFlight.splice(0)) this.onSerial(packet);
-      this.updateIrqs();
-    }
+    this.takeBanks();
   }
 
   /** Host -> device bytes, delivered through EP2 as the firmware frees banks. */
@@ -470,14 +622,25 @@ export class USB {
   pumpOut() {
     // Only once enumeration is over: before that the endpoints may still be
     // reset by the firmware's configuration code (UERST), losing the bytes.
-    if (!this.configured || this.transfer || this.script.length) return;
+    if (!this.configured || this.transfer || this.script.length || this.suspended || !this.attached) return;
     const ep = this.eps[CDC_RX];
-    if (!ep.ready || ep.control || ep.isIn) return;
+    if (!ep.ready || ep.control || ep.isIn || ep.stalled) return;
     let added = false;
     while (this.rxQueue.length && ep.packets.length < ep.banks) {
-      ep.packets.push({ bytes: this.rxQueue.splice(0, ep.size), pos: 0 });
-      if (ep.packets.length === 1) ep.rxouti = true;
-      added = true;
+      // A queued null is a zero-length packet; otherwise up to a packet of bytes.
+      const n = this.rxQueue[0] === null ? 1 : this.rxQueue.findIndex((b, i) => b === null || i >= ep.size);
+      const bytes = this.rxQueue.splice(0, n < 0 ? this.rxQueue.length : n).filter((b) => b !== null);
+      // The device keeps the packet only if its toggle is the one it expects; it ACKs it either way.
+      if (ep.toggle === this.hostToggles[CDC_RX]) {
+        ep.packets.push({ bytes, pos: 0 });
+        ep.toggle ^= 1;
+        if (ep.packets.length === 1) ep.rxouti = true;
+        added = true;
+      } else {
+        this.lost++;
+        this.violation(`EP${CDC_RX}: a ${bytes.length}-byte packet dropped by the device (data toggle out of step)`);
+      }
+      this.hostToggles[CDC_RX] ^= 1;
     }
     if (added) this.updateIrqs();
   }
@@ -491,9 +654,13 @@ export class USB {
       lineState: this.lineState,
       openedAt: this.openedAt,
       frame: this.frame,
+      vbus: this.vbus,
+      suspended: this.suspended,
       pendingInput: this.rxQueue.length,
       reading: this.reading,
       unreadBanks: this.eps[CDC_TX].inFlight.length,
+      lost: this.lost,
+      violations: this.violations,
       transfers: this.log,
     };
   }

@@ -373,7 +373,7 @@ class Emulator:
         self._call("set_buttons", buttons=list(buttons))
 
     def serial_write(self, data: bytes | str) -> None:
-        """Send bytes from the host; they reach Serial.read() once the port is open."""
+        """Send bytes from the host; they reach the firmware (EP2) once the port is open."""
         text = data.decode("latin-1") if isinstance(data, bytes) else data.encode().decode("latin-1")
         self._call("serial_write", data=text)
 
@@ -381,6 +381,21 @@ class Emulator:
         """Whether the USB host takes what the firmware prints; when not, its two IN banks fill
         and stay full, as with a PC program that opened the port and stopped reading."""
         self._call("serial_reading", reading=reading)
+
+    def usb_control(self, setup: bytes, data: bytes | None = None,
+                    max_cycles: int = 100 * CYCLES_PER_MS) -> dict[str, Any]:
+        """One control transfer from the USB host (avr8js only), once it has finished its script:
+        `setup` the 8 bytes of the SETUP packet, `data` a host-to-device data stage. Returns
+        {"status": "ok" | "stall" | "timeout" | "overflow" | "no answer" | "pending", "data": [...]}."""
+        args: dict[str, Any] = {"setup": list(setup), "max_cycles": max_cycles}
+        if data is not None:
+            args["data"] = bytes(data).hex()
+        return self._call("usb_control", **args)["transfer"]
+
+    def usb_host(self, action: str) -> None:
+        """The cable and the bus (avr8js only): "unplug", "plug", "suspend", "resume", or "zlp"
+        (a zero-length packet to the device's OUT endpoint)."""
+        self._call("usb_host", action=action)
 
     def serial_read(self) -> bytes:
         """Take the bytes the firmware has printed since the last read."""

@@ -139,7 +139,17 @@ def test_missing_toolchain_is_one_clear_line(tmp_path: Path) -> None:
 
 
 needs_emulator = pytest.mark.skipif(shutil.which("node") is None, reason="the emulator needs Node.js")
-PLATFORM = ("hw", "buttons", "gfx", "sound", "save", "serial_line", "sprites")
+PLATFORM = ("hw", "buttons", "gfx", "sound", "save", "serial_line", "serial_out", "sprites", "usb")
+# The sketches print through the hardware layer's USB serial, as the game does (the core's Serial
+# would bring the core's USB stack, whose interrupts firmware/usb.cpp defines).
+PRINT = r"""
+#include <stdlib.h>
+#include "hw.h"
+#include "usb.h"
+void print(const char* s) { while (*s) hw::serialPut(*s++); }
+void println(unsigned long v) { char digits[11]; print(ultoa(v, digits, 10)); print("\r\n"); }
+void waitOpen() { while (!usb::open()) {} }  // what is printed before a host opens the port is lost
+"""
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +163,7 @@ def sketch_hex(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str],
     env = dict(os.environ, AVR_FLAGS=f"-I{out / 'gen'} -I{ROOT / 'firmware'} -Wall -Wextra")
 
     def build(name: str, source: str) -> Path:
-        (out / f"sketch_{name}.cpp").write_text(source)  # object names must not clash with firmware/
+        (out / f"sketch_{name}.cpp").write_text(PRINT + source)  # object names must not clash with firmware/
         srcs = [str(out / f"sketch_{name}.cpp")] + [str(ROOT / "firmware" / f"{m}.cpp") for m in PLATFORM]
         srcs.append(str(out / "gen" / "text.cpp"))
         subprocess.run([str(ROOT / "scripts" / "avr-build"), str(out), name, *srcs], env=env, check=True)
@@ -168,11 +178,11 @@ BOOT_SKETCH = r"""
 #include "gfx.h"
 #include "hw.h"
 #include "sprites.h"
-void setup() { hw::begin(); Serial.begin(9600); }
+void setup() { hw::begin(); }
 void loop() {
   if (!hw::nextFrame()) return;
   sprites::unpack(sprites::title, hw::frame, sprites::TITLE_BYTES);  // the packed title, decoded on the AVR
-  if (buttons::justPressed(buttons::A)) Serial.println("A");
+  if (buttons::justPressed(buttons::A)) print("A\r\n");
   hw::display(true);
 }
 """
@@ -264,9 +274,10 @@ void setup() {
   eeprom_write_byte((uint8_t*)100, 'X');  // another game's bytes: never written
   eeprom_write_byte((uint8_t*)101, 'G');
   save::erase(100);
-  Serial.begin(9600);
-  Serial.print(fresh); Serial.print(ok); Serial.print(tag); Serial.print(len);
-  Serial.print(low); Serial.print(corrupt); Serial.print(erased); Serial.println(kept);
+  char flags[] = {char('0' + fresh), char('0' + ok), char('0' + tag), char('0' + len), char('0' + low),
+                  char('0' + corrupt), char('0' + erased), char('0' + kept), '\r', '\n', 0};
+  waitOpen();
+  print(flags);
 }
 void loop() {}
 """
@@ -299,7 +310,7 @@ def test_random_seed_returns_and_varies(sketch_hex: Callable[[str, str], Path]) 
     from generator.targets.emulator import Emulator
 
     hex_path = sketch_hex("seed", '#include <Arduino.h>\n#include "hw.h"\n'
-                          'void setup() { Serial.begin(9600); Serial.println(hw::randomSeed(), HEX); }\n'
+                          'void setup() { uint32_t seed = hw::randomSeed(); waitOpen(); println(seed); }\n'
                           'void loop() {}\n')
     seeds = set()
     for adc_seed in (1, 2):
@@ -381,13 +392,13 @@ SOUND_SKETCH = r"""
 #include "sound.h"
 const uint16_t MELODY[] PROGMEM = {sound::note(1000), 40, 0, 20, sound::note(500), 16, 0, 0};
 uint8_t frames;
-void setup() { hw::begin(); Serial.begin(9600); sound::setEnabled(true); sound::play(MELODY); }
+void setup() { hw::begin(); sound::setEnabled(true); sound::play(MELODY); }
 void loop() {
   if (!hw::nextFrame()) return;
   // One line per frame: the tone now (Hz, from the timer's registers) or 0.
-  Serial.println(TCCR3B ? 1000000UL / (OCR3A + 1) : 0);
+  println(TCCR3B ? 1000000UL / (OCR3A + 1) : 0);
   if (++frames == 6) { sound::setEnabled(false); sound::play(MELODY); }
-  if (frames == 8) { Serial.println(sound::playing() ? "playing" : "silent"); for (;;) {} }
+  if (frames == 8) { print(sound::playing() ? "playing\r\n" : "silent\r\n"); for (;;) {} }
 }
 """
 
