@@ -503,20 +503,31 @@ void announce() {
 
 #if WHIST_FX
 // The chip lacks this build's data (only the hex was uploaded, or another
-// game's data is where ours should be): the message from program flash, the
-// same on USB serial once a host opens the port, and USB kept up for the next
-// upload. Nothing is written anywhere.
+// game's data is where ours should be), or a part of it is damaged (an upload
+// cut short): the message from program flash, the same on USB serial once a
+// host opens the port, and USB kept up for the next upload. Nothing is written
+// anywhere.
 const char NO_DATA[] PROGMEM = "# whist error: no game data on the FX chip\n";
 void noData() {
   const uint8_t* p = fxdata::MISSING;
   uint8_t* row = hw::frame + 3 * hw::WIDTH;
-  for (uint8_t w; (w = pgm_read_byte(p++)); p += w, row += hw::WIDTH) memcpy_P(row + (hw::WIDTH - w) / 2, p, w);
+  for (uint8_t n; (n = pgm_read_byte(p++)); row += hw::WIDTH) {  // a line: its length, its first column, its glyphs
+    for (uint8_t* at = row + pgm_read_byte(p++); n--; at += 4) memcpy_P(at, fxdata::MISSING_GLYPHS + pgm_read_byte(p++), 3);
+  }
   hw::display();
   for (bool told = false;;) {
     if (!hw::nextFrame() || told || !usb::open()) continue;
     told = true;
     for (const char* s = NO_DATA; char c = pgm_read_byte(s); s++) hw::serialPut(c);
   }
+}
+
+// The whole data image summed once after an upload (fx::verify, about 4 s):
+// a line and a bar, k of the image's 64 KB blocks done.
+void checking(uint8_t k) {
+  gfx::textId(20, 22, text::CHECKING);
+  gfx::fillRect(16, 32, 2 * k, 4);
+  hw::display(true);
 }
 #endif
 
@@ -525,10 +536,10 @@ void noData() {
 void setup() {
   hw::begin();
 #if WHIST_FX
-  if (!fx::begin()) noData();
   // Records are made in the search's table above the screen, unused outside a search.
-  static_assert(TABLE_ABOVE >= 256, "a save record fits above the screen");
-  save::begin(hw::frame + sizeof hw::frame);
+  static_assert(TABLE_ABOVE >= save::SCRATCH, "a save record and a log fit above the screen");
+  static_assert(fxdata::DATA_PAGES / 256 * 2 <= 96, "the check's bar fits its frame");
+  if (!fx::begin() || (save::begin(hw::frame + sizeof hw::frame), !fx::verify(checking))) noData();
 #endif
   prefs::begin();
   setSink(serialSink);

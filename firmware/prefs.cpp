@@ -41,6 +41,7 @@ static_assert(OLD_AT + AREA <= LOG_AT, "the old place and the log do not overlap
 uint16_t statsAt(uint8_t level) { return STATS_AT + level * save::size(sizeof(Stats)); }
 
 #if WHIST_FX
+static_assert(LOG <= save::LOG_BYTES, "a new record carries the whole log over");
 uint8_t cell(uint8_t i) { return save::logRead(i); }
 void setCell(uint8_t i, uint8_t v) { save::logWrite(i, v); }
 #else

@@ -17,7 +17,7 @@ constexpr uint8_t SIGNATURE = 'W';
 
 bool inside(uint16_t addr, uint8_t len) {
 #if WHIST_FX
-  return addr + size(len) <= END;  // FIRST is 0
+  return addr + size(len) <= END;  // from MARK, 0
 #else
   return addr >= FIRST && addr + size(len) <= END;
 #endif
@@ -52,12 +52,13 @@ uint16_t checksum(uint8_t tag, uint8_t len, const uint8_t* data) {
 #if WHIST_FX
 
 constexpr uint16_t PAGE = 256;
-constexpr uint8_t RECORDS = FX_SAVE_BYTES / PAGE, PER_SECTOR = fx::SECTOR / PAGE;
+constexpr uint8_t PER_SECTOR = fx::SECTOR / PAGE;
 constexpr uint16_t NUMBER = END, CHECK = END + 2;  // a record's number (it counts records) and checksum
 constexpr uint8_t NONE = 0xFF;
 static_assert(CHECK + 2 == PAGE, "a record fills its page");
+static_assert(MARK + size(4) <= FIRST, "the mark is below the rest");
 
-uint8_t* record;      // PAGE bytes of RAM (begin's scratch) where a record is made and checked
+uint8_t* record;      // SCRATCH bytes of RAM (begin's): a record made and checked, then the log carried over
 uint8_t last = NONE;  // the page of the last complete record
 bool fresh;           // the next record starts a blank log (newLog)
 
@@ -85,12 +86,13 @@ void open() { read(0, record, PAGE); }
 
 // Writes the buffer as the next record: numbered one more than the last,
 // checksummed, into the even page after the last one's log page, erasing its
-// 4 KB sector first when it is the sector's first page (so the other sector
-// keeps the last record). Read back: a page that was not blank (a write cut
-// short) sends it to the other sector's first page; two tries at most
-// (ProjectABE, for one, drops every write). Then the last record's log is
-// copied to the new one's log page (its blank bytes program nothing), unless
-// a new log starts.
+// 4 KB sector first when it is the sector's first page (with two sectors the
+// other keeps the last record; with one, the record is programmed right after
+// the erase, the log to carry read into RAM before it). Read back: a page
+// that was not blank (a write cut short) sends it to the next sector's first
+// page; a page just erased that does not take it (ProjectABE drops every
+// write) ends the saves (fx::loseSave). Then the last record's log is copied
+// to the new one's log page, unless a new log starts.
 void commit() {
   uint16_t number = word(NUMBER) + 1;  // 0 after none: blank reads 0xFFFF
   record[NUMBER] = number;
@@ -98,21 +100,26 @@ void commit() {
   uint16_t sum = recordSum();
   record[CHECK] = sum;
   record[CHECK + 1] = sum >> 8;
-  uint8_t p = uint8_t((last | 1) + 1) % RECORDS;  // 0 after none (NONE is odd)
-  for (uint8_t tries = 2; tries--;) {
-    if (p % PER_SECTOR == 0) fx::eraseSave(p * PAGE);
-    fx::programSave(p * PAGE, record);
-    if (fx::saveHolds(p * PAGE, record)) {
-      if (!fresh && !(last & 1)) {
-        fx::readSave((last + 1) * PAGE, record, PAGE);
-        fx::programSave((p + 1) * PAGE, record);
-      }
-      last = p;
-      break;
-    }
-    p = (p / PER_SECTOR + 1) % (RECORDS / PER_SECTOR) * PER_SECTOR;
-  }
+  uint8_t mask = fx::savePages() - 1;  // 16 or 32 pages
+  uint8_t* log = record + PAGE;
+  bool carry = !fresh && !(last & 1);
+  if (carry) fx::readSave((last + 1) * PAGE, log, LOG_BYTES);
   fresh = false;
+  for (uint8_t p = uint8_t((last | 1) + 1) & mask;;) {  // 0 after none (NONE is odd)
+    bool erased = p % PER_SECTOR == 0;
+    if (erased) fx::eraseSave(p * PAGE);
+    fx::programSave(p * PAGE, record, 0);
+    if (fx::saveHolds(p * PAGE, record)) {
+      if (carry) fx::programSave((p + 1) * PAGE, log, LOG_BYTES);
+      last = p;
+      return;
+    }
+    if (erased) {
+      fx::loseSave();
+      return;
+    }
+    p = uint8_t((p | (PER_SECTOR - 1)) + 1) & mask;
+  }
 }
 
 #else
@@ -126,9 +133,8 @@ void read(uint16_t addr, uint8_t* out, uint16_t n) { eeprom_read_block(out, (con
 #if WHIST_FX
 void begin(uint8_t* scratch) {
   record = scratch;
-  if (!fx::hasSave()) return;
   uint16_t best = 0;
-  for (uint8_t p = 0; p < RECORDS; p++) {
+  for (uint8_t p = 0; p < fx::savePages(); p++) {
     if (complete(p) && (last == NONE || (int16_t)(word(NUMBER) - best) > 0)) {
       last = p;
       best = word(NUMBER);
@@ -191,7 +197,7 @@ uint8_t logRead(uint8_t i) {
 }
 
 void logWrite(uint8_t i, uint8_t v) {
-  if (!(last & 1) && logRead(i) != v) fx::programSaveByte((last + 1) * PAGE + i, v);
+  if (!(last & 1) && logRead(i) != v) fx::programSave((last + 1) * PAGE + i, &v, 1);
 }
 
 void newLog() { fresh = true; }

@@ -3,6 +3,7 @@
 #include <avr/pgmspace.h>
 
 #include "buttons.h"
+#include "fx.h"
 #include "gfx.h"
 #include "prefs.h"
 #include "sound.h"
@@ -125,6 +126,9 @@ uint8_t menu() {
   static_assert(text::MENU_CREDITS - text::MENU_PLAY == CREDITS, "the menu's texts in MenuItem order");
   for (uint8_t i = 0; i < count; i++) gfx::textId(4, rowY(i), text::MENU_PLAY + items[i]);
   highlight(cursor);
+#if WHIST_FX
+  if (!fx::hasSave()) gfx::textId(4, 58, text::NOT_KEPT);  // below the rows: no Continue without saves
+#endif
   if (buttons::justPressed(buttons::B)) return BACK;
   if (!buttons::justPressed(buttons::A)) return NONE;
   return lastItem = items[cursor];

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "fx.h"
 #include "gfx.h"
 #include "hw.h"
 #include "sprites.h"
@@ -434,8 +435,13 @@ void drawGameOver(const Game& g) {
 }
 
 void drawPause(const Game& g, bool leaving) {
-  gfx::fillRect(8, 10, 112, 40, gfx::BLACK);
-  gfx::rect(8, 10, 112, 40);
+#if WHIST_FX
+  uint8_t h = fx::hasSave() ? 40 : 47;  // without a save block a line more says so
+#else
+  constexpr uint8_t h = 40;
+#endif
+  gfx::fillRect(8, 10, 112, h, gfx::BLACK);
+  gfx::rect(8, 10, 112, h);
   gfx::textId(12, 13, text::DEAL);
   gfx::number(32, 13, g.seed);
   gfx::textId(12, 20, text::HAND);  // "Hand ": the space draws nothing
@@ -443,7 +449,14 @@ void drawPause(const Game& g, bool leaving) {
   gfx::textId(48, 20, text::deckTitle(g.deck));
   gfx::textId(12, 27, text::scoringTitle(g.scoring, g.deck));
   gfx::textId(12, 34, text::levelName(g.who[1]));
-  gfx::textId(12, 42, leaving ? text::LEAVE : text::RESUME);
+  uint8_t last = leaving ? text::LEAVE : text::RESUME;
+#if WHIST_FX
+  if (h > 40) {
+    gfx::textId(12, 49, text::NOT_KEPT);
+    if (leaving) last = text::LEAVE_LOST;
+  }
+#endif
+  gfx::textId(12, 42, last);
 }
 
 }  // namespace table

@@ -12,15 +12,18 @@ writers, cart builders and emulators take them as they are:
 - ``fxdata.h``: the development page numbers (``FX_DATA_PAGE``,
   ``FX_SAVE_PAGE``) and the sizes, as fxdata-build names them, and what the
   firmware needs besides: where each sprite and the text index start, and
-  the data's checksum, which the firmware checks at boot before it trusts
-  the chip (data of another build, or none, would draw garbage).
+  the data's checksums, which the firmware checks before it trusts the chip
+  (data of another build, or none, would draw garbage; damaged tables would
+  make a weaker Master): those of the texts and sprites at every boot, those
+  of the whole image (the tables included) once after an upload, remembered
+  by a mark in the save block (:func:`checked_save`).
 
 Layout of the data, offsets from its start: the text index (a big-endian
 offset a text, in text.h's Id order), the texts (each ended by 0), then the
 sprites in :data:`.sprites.SPECS` order; from the next whole page
 (``TABLES_PAGE`` pages after the data's first) the endgame tables
-(generator/ai/endgame.py), outside the boot checksum (their own CRC is for the PC:
-summing 600 KB would cost the device most of a second at every boot). A masked sprite's image and mask
+(generator/ai/endgame.py), outside the boot checksum (summing 3 MB costs the
+device about 4 s: it does so once after an upload). A masked sprite's image and mask
 bytes alternate (image first), so one sequential read draws it; the font is
 whole (all 96 glyphs), so ``sprites::glyph`` is a subtraction; the title is
 raw (the chip has room; no unpacking).
@@ -29,6 +32,7 @@ raw (the chip has room; no unpacking).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import mul
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -44,15 +48,41 @@ SAVE_BYTES = 2 * SECTOR
 TEXT_INDEX = 0  # the text index opens the data
 FILES = ("fxdata.h", "fxdata-data.bin", "fxdata-save.bin", "fxdata.bin")
 MISSING = "fx_missing"  # assets/text/NAME.txt: what the screen says when the chip lacks the data
+# The save block's mark of a checked image (firmware/fx.cpp's verify): a save.h block of this tag at
+# the record's byte 0 (save::MARK), holding the data's page and the B sum of the whole image, little-endian.
+MARK_TAG = "C"
+RECORD_NUMBER = PAGE - 4  # a record's last 4 bytes: its number and checksum (firmware/save.cpp)
 
 
 def checksum(data: bytes) -> int:
-    """Fletcher-style sums, 16 bits each, as firmware/fx.cpp adds them: (b << 16) | a."""
-    a = b = 0
-    for byte in data:
-        a = (a + byte) & 0xFFFF
-        b = (b + a) & 0xFFFF
+    """Fletcher-style sums, 16 bits each, as firmware/fx.cpp adds them: (b << 16) | a.
+
+    Each byte is added to a, a to b: b is the sum of each byte times the bytes from it to the end."""
+    n = len(data)
+    a = sum(data) & 0xFFFF
+    b = sum(map(mul, data, range(n, 0, -1))) & 0xFFFF
     return b << 16 | a
+
+
+def record_sum(body: bytes) -> int:
+    """Fletcher-16 mod 255, as firmware/save.cpp sums a block and a record: (b << 8) | a."""
+    a = b = 0
+    for value in body:
+        a = (a + value) % 255
+        b = (b + a) % 255
+    return b << 8 | a
+
+
+def checked_save(padded: bytes, data_page: int, size: int = SAVE_BYTES) -> bytes:
+    """The save block of ``size`` bytes as the game leaves a blank one after its first boot with the
+    image ``padded`` (``fxdata-data.bin``) at ``data_page``: one record (number 0, on the first page)
+    holding the mark that the whole image was checked there, nothing else."""
+    body = data_page.to_bytes(2, "little") + (checksum(padded) >> 16).to_bytes(2, "little")
+    tag = ord(MARK_TAG)
+    block = b"W" + bytes([tag]) + body + record_sum(bytes([tag, len(body)]) + body).to_bytes(2, "little")
+    record = bytearray(block + b"\xff" * (RECORD_NUMBER - len(block)) + b"\0\0")
+    record += record_sum(bytes(record)).to_bytes(2, "little")
+    return bytes(record) + b"\xff" * (size - PAGE)
 
 
 def interleave(image: bytes, mask: bytes) -> bytes:
@@ -118,25 +148,33 @@ def build(assets_dir: Path, tables: bytes = b"") -> Image:
     return Image(bytes(out), offsets, font, tables)
 
 
-def text_rows(font: sprites.Sprite, lines: list[str]) -> list[bytes]:
-    """Each line drawn in the font as one screen page (a byte a column), for the
-    message the firmware shows from program flash when the chip has no data."""
+def missing_message(font: sprites.Sprite, lines: list[str], width: int = 128) -> tuple[list[bytes], list[list[int]]]:
+    """The message the firmware shows from program flash when the chip has no data (the font is on
+    the chip): the glyphs it uses (a byte a column, in order of first use), and each line centred
+    as its length, its first column, and each character's offset among those glyphs (a glyph and a
+    blank column apart)."""
     glyph = font.frame_bytes
-    rows = []
-    for line in lines:
-        cols = b"".join(font.data[(ord(c) - sprites.FONT_FIRST) * glyph:][:glyph] + b"\0" for c in line)
-        rows.append(cols[:-1])
-    return rows
+    used: list[str] = []
+    for ch in "".join(lines):
+        if ch not in used:
+            used.append(ch)
+    glyphs = [font.data[(ord(c) - sprites.FONT_FIRST) * glyph:][:glyph] for c in used]
+    rows = [[len(line), (width + 1 - (glyph + 1) * len(line)) // 2] + [used.index(c) * glyph for c in line]
+            for line in lines]
+    return glyphs, rows
 
 
 def render_header(image: Image, assets_dir: Path) -> str:
     env = Environment(loader=PackageLoader("generator.codegen", "templates"), undefined=StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
-    total = checksum(image.data)
+    padded = image.padded
+    quick, total = checksum(padded[:image.tables_page * PAGE]), checksum(padded)
     lines = text.read(assets_dir, MISSING).split("\n")
-    return env.get_template("fxdata.h.j2").render(image=image, sum_a=total & 0xFFFF, sum_b=total >> 16,
+    glyphs, indexes = missing_message(image.font, lines)
+    return env.get_template("fxdata.h.j2").render(image=image, sum_a=quick & 0xFFFF, sum_b=quick >> 16,
+                                                  all_a=total & 0xFFFF, all_b=total >> 16, mark_tag=MARK_TAG,
                                                   save_bytes=SAVE_BYTES, chip_pages=CHIP_PAGES, page=PAGE, text_index=TEXT_INDEX,
-                                                  missing=list(zip(lines, text_rows(image.font, lines))))
+                                                  missing=list(zip(lines, indexes)), glyphs=glyphs)
 
 
 def generate(image: Image, assets_dir: Path, out_dir: Path) -> list[Path]:

@@ -32,6 +32,7 @@ from .pack import TextPack, bpe_pack
 FILES = ("rules", "controls", "credits")  # assets/text/NAME.txt, ids RULES, CONTROLS, CREDITS
 HINTS = "settings"  # assets/text/settings.txt: one hint a line, ids SETTING_<row>
 LABELS = "labels"  # assets/text/labels.txt: NAME "text" a line, ids NAME
+FX_LABELS = "fx_labels"  # the same for the FX edition's own screens (its chip and its saves)
 LABEL = re.compile(r'([A-Z][A-Z0-9_]*) "(.*)"')
 TEXT_FILES = ("text.h", "text.cpp")
 # A text of assets/text as the build reads it (generator/engine/bounded.py): each is a few KB and must fit, packed,
@@ -74,9 +75,9 @@ def read(assets_dir: Path, name: str) -> str:
     return "\n".join(lines)
 
 
-def labels(assets_dir: Path) -> list[tuple[str, str]]:
-    """(NAME, text) from assets/text/labels.txt, in file order; '#' lines are comments."""
-    path = _path(assets_dir, LABELS)
+def labels(assets_dir: Path, name: str = LABELS) -> list[tuple[str, str]]:
+    """(NAME, text) from assets/text/NAME.txt (labels.txt), in file order; '#' lines are comments."""
+    path = _path(assets_dir, name)
     out: dict[str, str] = {}
     for i, line in enumerate(_lines(path), 1):
         if line.startswith("#"):
@@ -145,8 +146,9 @@ def coach_texts() -> list[tuple[str, str]]:
 def texts(assets_dir: Path, fx: bool = False) -> list[tuple[str, str]]:
     """(id, text) of every text in id order: the screen's, then what goes out over USB
     serial (tracetext.py; TRACE_*); with ``fx`` the FX edition's (its Master named hard-fx),
-    the opponents' lines and the coach's texts last."""
-    out = screen_texts(assets_dir) + tracetext.texts(fx) + (voice_texts() + coach_texts() if fx else [])
+    the opponents' lines, the coach's texts and assets/text/fx_labels.txt last."""
+    fx_only = voice_texts() + coach_texts() + labels(assets_dir, FX_LABELS) if fx else []
+    out = screen_texts(assets_dir) + tracetext.texts(fx) + fx_only
     seen: set[str] = set()
     for name, _ in out:
         if name in seen:

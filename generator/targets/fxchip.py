@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..codegen.fxdata import PAGE, SECTOR  # 'A' counts the chip in pages; the game erases sectors
+from ..codegen.fxdata import PAGE, SECTOR, record_sum  # 'A' counts the chip in pages; the game erases sectors
 
 BLOCK = 65536  # the bootloader erases in these
 ADDRESSABLE = PAGE << 16  # 'A' takes a 16-bit page number: 16 MB at most
@@ -74,15 +74,6 @@ def blocks(plan: Layout, lead: bytes) -> list[tuple[int, bytes]]:
     """(chip address, 64 KB) of each block to write: the chip's `lead` bytes, the data, the save block."""
     image = lead + plan.data + plan.save
     return [(plan.first_block + at, image[at:at + BLOCK]) for at in range(0, len(image), BLOCK)]
-
-
-def record_sum(body: bytes) -> int:
-    """Fletcher-16 mod 255, as firmware/save.cpp sums a record: (b << 8) | a."""
-    a = b = 0
-    for value in body:
-        a = (a + value) % 255
-        b = (b + a) % 255
-    return b << 8 | a
 
 
 def holds_saves(save: bytes) -> bool:

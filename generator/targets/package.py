@@ -324,14 +324,21 @@ def _stack(b: Built, gen: Path, same_as: Built | None = None) -> str:
         return f"stack: as the {same_as.edition.name} edition's (the same program but for the chip's select line)"
     fx = None
     if b.edition.fx:
+        from ..codegen import fxdata
         from .emulator import FxImage
 
-        fx = FxImage(b.edition.device, (gen / "fxdata-data.bin").read_bytes(), (gen / "fxdata-save.bin").read_bytes())
+        # the save block as a first boot leaves it (the whole image checked: fx::verify), so the run
+        # is a later boot's, without the first one's 4 s of reading the chip
+        data = (gen / "fxdata-data.bin").read_bytes()
+        page = fxdata.CHIP_PAGES - (len(data) + fxdata.SAVE_BYTES) // fxdata.PAGE
+        fx = FxImage(b.edition.device, data, fxdata.checked_save(data, page))
     return stack_report(b.hex, RAM - b.ram - TABLE_ABOVE, fx)
 
 
 def _distribute(builds: list[Built], fx_gen: Path, dist: Path, echo: Callable[[str], None]) -> list[Path]:
-    """Each edition's hex, data, save and package into ``dist``."""
+    """Each edition's hex, data, save and package into ``dist``; for the FX editions also the
+    development image (``-dev.bin``: the data, then the save block, fxdata-build's fxdata.bin), the
+    one file the community's single-file uploaders write at the chip's end."""
     written = []
     data, save = (fx_gen / "fxdata-data.bin").read_bytes(), (fx_gen / "fxdata-save.bin").read_bytes()
     for b in builds:
@@ -342,6 +349,8 @@ def _distribute(builds: list[Built], fx_gen: Path, dist: Path, echo: Callable[[s
         if e.fx:
             files |= {f"{e.stem}-data.bin": data, f"{e.stem}-save.bin": save}
         files[f"{e.stem}.arduboy"] = arduboy_package(e, files)
+        if e.fx:
+            files[f"{e.stem}-dev.bin"] = (fx_gen / "fxdata.bin").read_bytes()
         for name, body in files.items():
             (folder / name).write_bytes(body)
             written.append(folder / name)
@@ -433,7 +442,8 @@ def flash_symbols(elf: Path) -> dict[str, int]:
 # What the FX edition reads from the chip instead of program flash, and the code that reads it.
 MOVED = ("text::", "sprites::")
 READERS = MOVED + ("fx::",)
-SAVE_ONLY = ("fx::readSave", "fx::eraseSave", "fx::programSave", "fx::saveHolds", "fx::waitReady", "fx::hasSave")
+SAVE_ONLY = ("fx::readSave", "fx::eraseSave", "fx::programSave", "fx::saveHolds", "fx::waitReady", "fx::hasSave",
+             "fx::readAt", "fx::cartSave", "fx::savePages", "fx::loseSave")
 
 
 def moved_to_chip(classic_elf: Path, fx_elf: Path) -> tuple[int, int, int]:

@@ -209,7 +209,9 @@ def take_coach(hex_file: Path, fx, save: Saver, emulator: Backend | None = None)
 
 def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
     """The FX edition from its .arduboy package, as a player loads it (ProjectABE reads the package's
-    data image the same way): the title, the menu, the rules and a table, as ``fx_*.png``; each
+    data image the same way): the whole data's check at boot (ProjectABE gives the game no save block
+    to remember it in, so every boot there checks), the title, the menu, the rules and a table, as
+    ``fx_*.png``; each
     opponent greeting a hand, ``fx_opponent_NAME.png`` (and all of them four times larger,
     ``fx_opponents.png``); the coach (:func:`take_coach`); and ``fx_no_data.png``, its hex run
     without the data."""
@@ -221,6 +223,8 @@ def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: 
     hex_file.write_text(program.hex)
     try:
         with Emulator(hex_file, adc_seed=5, backend=emulator, fx=program.fx) as emu:
+            emu.run_ms(1500)
+            save(emu.screen(), "checking")
             dev = Device(emu)
             dev.boot()
             save(emu.screen(), "title")

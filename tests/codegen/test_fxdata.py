@@ -49,8 +49,9 @@ def test_the_files_are_laid_out_as_the_community_tools_make_them(gen: Path) -> N
     assert header_value(gen, "FX_SAVE_PAGE") == 65536 - len(save) // 256
     assert header_value(gen, "FX_DATA_PAGE") == 65536 - len(dev) // 256
     assert header_value(gen, "END_DATA_PAGE") == 65536 - len(data) // 256
-    total = fxdata.checksum(data[:size])
-    assert (header_value(gen, "SUM_A"), header_value(gen, "SUM_B")) == (total & 0xFFFF, total >> 16)
+    quick, total = fxdata.checksum(data[:tables_at]), fxdata.checksum(data)  # texts and sprites; everything
+    assert (header_value(gen, "SUM_A"), header_value(gen, "SUM_B")) == (quick & 0xFFFF, quick >> 16)
+    assert (header_value(gen, "ALL_A"), header_value(gen, "ALL_B")) == (total & 0xFFFF, total >> 16)
 
 
 def test_checksum_is_fletchers_two_16_bit_sums() -> None:
@@ -58,6 +59,26 @@ def test_checksum_is_fletchers_two_16_bit_sums() -> None:
     assert fxdata.checksum(bytes([1, 2, 3])) == (1 + 3 + 6) << 16 | 6
     assert fxdata.checksum(b"\xff" * 600) & 0xFFFF == 600 * 255 % 65536
     assert fxdata.checksum(b"ab") != fxdata.checksum(b"ba")  # order counts
+    data = bytes((i * 37 + 11) % 256 for i in range(70_000))
+    a = b = 0
+    for byte in data:  # as the firmware adds them, byte by byte
+        a = (a + byte) & 0xFFFF
+        b = (b + a) & 0xFFFF
+    assert fxdata.checksum(data) == b << 16 | a
+
+
+def test_the_checked_save_block_holds_one_record_with_the_mark() -> None:
+    """What a first boot leaves in a blank save block (firmware/fx.cpp's verify; test_fx_saves
+    checks the device writes exactly this): a record on page 0 numbered 0 whose block at byte 0 is
+    'W', the mark's tag, the data's page and the whole image's B sum, and its Fletcher-16."""
+    data = bytes(range(256)) * 3
+    block = fxdata.checked_save(data, 0x1234, 4096)
+    assert len(block) == 4096 and set(block[256:]) == {0xFF}
+    body = (0x1234).to_bytes(2, "little") + (fxdata.checksum(data) >> 16).to_bytes(2, "little")
+    assert block[:6] == b"W" + fxdata.MARK_TAG.encode() + body
+    assert set(block[8:252]) == {0xFF} and block[252:254] == b"\0\0"
+    from generator.targets.fxchip import holds_saves
+    assert holds_saves(block)  # a record the uploader keeps (its sum the firmware's: test_fx_saves)
 
 
 def test_masked_sprites_alternate_image_and_mask(gen: Path) -> None:
@@ -75,10 +96,13 @@ def test_masked_sprites_alternate_image_and_mask(gen: Path) -> None:
 
 def test_the_missing_data_message_is_drawn_in_the_font(gen: Path) -> None:
     font = load(next(s for s in SPECS if s.name == "font"), ASSETS / "font.png")
-    rows = fxdata.text_rows(font, ["Hi!"])
-    assert rows == [font.data[40 * 3:41 * 3] + b"\0" + font.data[73 * 3:74 * 3] + b"\0" + font.data[1 * 3:2 * 3]]
+    glyphs, rows = fxdata.missing_message(font, ["Hi!", "iH"])
+    assert glyphs == [font.data[40 * 3:41 * 3], font.data[73 * 3:74 * 3], font.data[1 * 3:2 * 3]]  # H, i, !
+    assert rows == [[3, (129 - 12) // 2, 0, 3, 6], [2, (129 - 8) // 2, 3, 0]]  # length, first column, offsets
     lines = text.read(ASSETS, fxdata.MISSING).split("\n")
-    assert "MISSING[] PROGMEM" in (gen / "fxdata.h").read_text() and all(len(line) <= 32 for line in lines)
+    header = (gen / "fxdata.h").read_text()
+    assert "MISSING[] PROGMEM" in header and "MISSING_GLYPHS[] PROGMEM" in header
+    assert all(len(line) <= 32 for line in lines)
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")

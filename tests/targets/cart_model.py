@@ -75,6 +75,28 @@ def build(rows: list[Row], menu_patch: Callable[[bytearray], None] | None = None
     return bytes(out + b"\xff" * PAGE)
 
 
+def with_game(program: bytes, data: bytes, save: bytes, clear_save: bool = False) -> tuple[bytes, bytes, int, int]:
+    """A cart holding this game: the loader's screen, a category, the game, another game with data and a
+    save of its own right after it. Returns (the cart, the game's program as the cart patched it, its data
+    page, its save block's page). With ``clear_save`` the block was cleared in the toolset's cart editor:
+    the slot rebuilt without it from the program read back from the cart, so vector 6 still names the old
+    block's page, now inside the next slot."""
+    other = Row(1, "Other game", program=bytes(range(256)) * 12, data=bytes(range(255, -1, -1)) * 3,
+                save=b"\xa5" * 4096)
+
+    def cart(game: Row) -> tuple[bytes, Header]:
+        image = build([Row(0, "Loader"), Row(1, "Tabletop"), game, other])
+        return image, chain(lambda at, n: image[at:at + n])[2]
+
+    image, slot = cart(Row(1, "Whist Duel", program=program, data=data, save=save))
+    save_page = slot.field(19)
+    at = slot.field(15) * PAGE
+    patched = image[at:at + len(pad(program, PAGE))]
+    if clear_save:
+        image, slot = cart(Row(1, "Whist Duel", program=patched, data=data))
+    return image, patched, slot.field(17), save_page
+
+
 @dataclass(frozen=True)
 class Header:
     page: int

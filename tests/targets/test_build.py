@@ -51,7 +51,7 @@ def test_build_is_reproducible(firmware_dist: Path, cli_build: tuple[Path, str])
     test_distributable already holds this run's build to the committed one `make hex` made)."""
     files = sorted(p.relative_to(firmware_dist) for p in firmware_dist.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(cli_build[0]) for p in cli_build[0].rglob("*") if p.is_file())
-    assert len(files) == 10  # the classic hex and package; the FX and Mini ones with their data and save
+    assert len(files) == 12  # the classic hex and package; the FX and Mini ones with their data and save, and both
     for name in files:
         assert (firmware_dist / name).read_bytes() == (cli_build[0] / name).read_bytes(), name
 
@@ -106,6 +106,8 @@ def test_arduboy_package(firmware_dist: Path, folder: str, stem: str, device: st
         binary |= {"flashdata": images[0], "flashsave": images[1]}
     assert info["binaries"] == [binary]
     assert info.get("eeprom") == (None if fx else {"start": EEPROM_LOG, "end": 1023})
+    if fx:  # the single file of the community's development uploaders: the data, then the save block
+        assert (dist / f"{stem}-dev.bin").read_bytes() == b"".join((dist / name).read_bytes() for name in images)
     assert banner.size == (128, 64) and screenshot.size[0] % 128 == 0
     assert banner.tobytes() == Image.open(ROOT / "assets" / "cart.png").tobytes()  # it reads "Whist Duel"
 

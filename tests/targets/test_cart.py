@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from cart_model import with_game
 from caterina_sim import to_hex
 from conftest import needs_firmware
+from generator.codegen import fxdata
 from generator.targets import cart, fxchip, intelhex
 from generator.targets.buttons import Device
 from generator.targets.emulator import Emulator, FxImage
@@ -104,17 +106,16 @@ def test_holding_up_and_down_returns_to_the_carts_menu(fx_hex, fx_image, tmp_pat
 
 
 def test_the_fx_edition_reads_the_pages_a_cart_builder_patched(fx_hex, fx_image, tmp_path):
-    """Data and save where a cart puts them, nothing at the chip's end: the game plays from there
-    and saves there."""
-    data_page = 0x0105
-    save_page = -(-(data_page + len(fx_image.data) // 256) // 16) * 16  # the next 4 KB sector after the data (tables included)
-    flash = flash_of(fx_hex)
-    cart.patch_pages(flash, data_page, save_page)
+    """Data and save where a cart puts them (a slot as the builder writes it: cart_model), nothing
+    at the chip's end: the game plays from there and saves in its slot's save block (test_fx_saves
+    has the blocks of other sizes, and those the game must not write)."""
+    data = fx_image.data
+    data_page = with_game(flash_of(fx_hex), data, fx_image.save)[2]
+    image, program, data_page, save_page = with_game(flash_of(fx_hex), data, fxdata.checked_save(data, data_page))
     patched = tmp_path / "cart.hex"
-    patched.write_text(to_hex(bytes(flash)))
+    patched.write_text(to_hex(program))
     with Emulator(patched, fx=FxImage("ArduboyFX", b"", b"")) as emu:
-        emu.fx_write(data_page * 256, fx_image.data)
-        emu.fx_write(save_page * 256, fx_image.save)
+        emu.fx_write(0, image)
         dev = Device(emu)
         dev.boot()
         dev.read()
@@ -123,6 +124,6 @@ def test_the_fx_edition_reads_the_pages_a_cart_builder_patched(fx_hex, fx_image,
         assert dev.read().startswith("game v1 seed=5 deck=28")
         dev.menu("settings")
         dev.wait_screen("settings")
-        dev.tap("RIGHT")  # saved: a record on the save page
-        assert emu.fx_read(save_page * 256 + 252, 4) != b"\xff" * 4  # its number and checksum
+        dev.tap("RIGHT")  # saved: a record after the first boot's in the slot's save block
+        assert emu.fx_read(save_page * 256 + 2 * 256 + 252, 4) != b"\xff" * 4  # its number and checksum
         assert emu.fx_read((65536 - 64) * 256, 64 * 256) == b"\xff" * (64 * 256)  # nothing at the chip's end

@@ -108,7 +108,8 @@ def test_a_hand_resumes_after_a_power_off(fx_hex, fx_image):
 
 @pytest.mark.parametrize("damage", ["blank", "noise", "zeros", "torn"])
 def test_a_blank_or_corrupt_save_block_gives_the_defaults(fx_hex, fx_image, damage):
-    """Defaults, and nothing written until the player changes something; then a record again."""
+    """Defaults, and nothing written until the player changes something; then a record again. Each
+    block keeps the record of the first boot's check (a blank block's first boot: test_fx_saves)."""
     import random
 
     with booted(fx_hex, fx=fx_image) as dev:  # a valid record: one setting changed
@@ -119,11 +120,12 @@ def test_a_blank_or_corrupt_save_block_gives_the_defaults(fx_hex, fx_image, dama
         changed = dev.emu.screen()
         valid = save_block(dev.emu)
     rng = random.Random(3)
+    mark = fx_image.save[:512]  # the first boot's record (the data checked) and its log page
     block = {
-        "blank": fx_image.save,
-        "noise": bytes(rng.randrange(256) for _ in range(SAVE_BYTES)),
-        "zeros": bytes(SAVE_BYTES),
-        "torn": valid[:100] + b"\xff" * (SAVE_BYTES - 100),  # a record cut short by a power cut
+        "blank": fx_image.save,  # blank but for that record
+        "noise": mark + bytes(rng.randrange(256) for _ in range(SAVE_BYTES - 512)),
+        "zeros": mark + bytes(SAVE_BYTES - 512),
+        "torn": valid[:612] + b"\xff" * (SAVE_BYTES - 612),  # the next record cut short by a power cut
     }[damage]
     with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, block)) as dev:
         dev.menu("settings")
@@ -142,11 +144,11 @@ def test_a_blank_or_corrupt_save_block_gives_the_defaults(fx_hex, fx_image, dama
 def test_records_go_round_the_save_block(fx_hex, fx_image):
     """More saves than the block's 16 records: each on an even page, the hand's log page after
     it, and each 4 KB sector (8 records) erased when its turn comes, so the other keeps the last
-    records."""
+    records. Record 0 is the first boot's (the data checked), then 39 settings changes."""
     with booted(fx_hex, fx=fx_image) as dev:
         dev.menu("settings")
         dev.wait_screen("settings")
-        for n in range(40):
+        for n in range(39):
             dev.tap("RIGHT")
         shown = dev.emu.screen()
         block = save_block(dev.emu)
