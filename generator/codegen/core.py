@@ -17,7 +17,7 @@ from .. import __version__
 
 from ..engine import cards, display, prng, rules
 
-from ..ai import endgame, hard, original, rollout, solver
+from ..ai import endgame, hard, judge, original, rollout, solver
 
 from . import protocol, tracetext
 from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL, HINT_LEVELS
@@ -31,21 +31,6 @@ CORE_FILES = ("whist_core.h", "whist_core.cpp")
 EEPROM_SAVES = 788
 EEPROM_LOG = EEPROM_SAVES - 26
 EEPROM_BYTES = 1024
-
-
-def first_k_cells() -> dict:
-    """FIRST[K - 1] of the endgame tables' header, only the cells a position can read: trump length t
-    and longest side suit a with a >= b >= c >= 0 for the rest. The firmware finds cell (t, a) at
-    cells[row[t] + a] (row[t] is a byte: it may wrap below 0)."""
-    n, full = endgame.K, endgame.first_row(endgame.K)
-    row, cells = [], []
-    for t in range(endgame.SUIT + 1):
-        valid = [a for a in range(endgame.SUIT + 1)
-                 if any(0 <= 2 * n - t - a - b <= b for b in range(a + 1))]
-        row.append((len(cells) - valid[0]) % 256)
-        assert valid == list(range(valid[0], valid[-1] + 1))
-        cells += full[t][valid[0]:valid[-1] + 1]
-    return {"row": row, "cells": cells}
 
 
 def core_context() -> dict:
@@ -117,7 +102,6 @@ def core_context() -> dict:
             "k": endgame.K,
             "suit": endgame.SUIT,
             "first": endgame.header_size(endgame.K) - endgame.K * (endgame.SUIT + 1) ** 2,
-            "first_k": first_k_cells(),
             "blocks": endgame.block_offsets(),
             # BINOM[j][o] = C(j + o, j + 1): what the leader's card j + 1 adds o places after card j
             "binom": [[comb(j + o, j + 1) for o in range(endgame.K + 2)] for j in range(endgame.K)],
@@ -141,6 +125,10 @@ def core_context() -> dict:
             "min_worlds": rollout.MIN_WORLDS,
             "max_worlds": rollout.MAX_WORLDS,
             "estimate": rollout.ESTIMATE._asdict(),
+        },
+        "judge": {
+            "size": len(judge.LEAD_WEIGHTS[rules.HIGH]),
+            "weights": [list(judge.LEAD_WEIGHTS[rules.HIGH]), list(judge.LEAD_WEIGHTS[rules.LOW])],
         },
         "error_code": protocol.ERROR_CODES,
         "play_keys": protocol.PLAY_KEYS,
