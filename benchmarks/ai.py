@@ -19,7 +19,7 @@ import click  # noqa: E402
 from generator.ai.arena import rate_interval, run_arena  # noqa: E402
 from generator.ai.players import DEVICE_PLAYERS, make_player  # noqa: E402
 from generator.ai import native  # noqa: E402
-from generator.ai import endgame  # noqa: E402
+from generator.ai import endgame, judge_fit, rollout  # noqa: E402
 from generator.ai.hard import SearchPlayer, hard_rule, stage1_choice  # noqa: E402
 from generator.engine.prng import ai_rng  # noqa: E402
 from generator.engine.rules import Variant  # noqa: E402
@@ -171,6 +171,36 @@ def quality(count: int, jobs: int, name: str = "hard") -> list[str]:
     return lines
 
 
+def _starts(seed: int) -> list:
+    return list(judge_fit.rollout_starts(range(seed, seed + 1), Variant.make(52, "last13", 0)))
+
+
+def judge_figures(count: int, jobs: int) -> list[str]:
+    """The FX judge's error against exact values on ``count`` stage-2 starts that Master's rollouts reach in
+    Last 13 hands the fit never saw (seeds from JUDGE_SEED), and the classic Master's linear estimate's."""
+    starts: list = []
+    seed = JUDGE_SEED
+    with Pool(jobs) as pool, click.progressbar(length=count, label="held-out stage-2 starts", file=sys.stderr) as bar:
+        while len(starts) < count:
+            for part in pool.map(_starts, range(seed, seed + 4 * jobs)):
+                starts += part
+                bar.update(len(part))
+            seed += 4 * jobs
+    starts = starts[:count]
+    exact = [judge_fit.leader_tricks(st.hands(), st.trump, st.mode, st.leader) for st in starts]
+    tables = endgame.load()
+    judged = [judge_fit.judge_value(st, tables) - e for st, e in zip(starts, exact)]
+    guessed = []
+    for st, e in zip(starts, exact):
+        h = st.hands()
+        n = sum(m.bit_count() for m in h[0])
+        guessed.append(abs((n + rollout.estimate(h[st.leader], h[1 - st.leader], st.trump, True)) // 2 - e))
+    return [f"the FX judge (played on to 8 tricks, then the tables) misjudges {count:,} held-out stage-2 starts "
+            f"(Last 13, seeds {JUDGE_SEED}..{seed - 1}) by {sum(map(abs, judged)) / count:.3f} tricks on average "
+            f"(mean signed error {sum(judged) / count:+.3f}, exact in {judged.count(0) / count:.1%})",
+            f"the classic Master's linear estimate: {sum(guessed) / count:.3f} tricks on average"]
+
+
 def fidelity(deals: int, opponents: tuple[str, ...] = ("random", "greedy", "original", "easy")) -> list[str]:
     """How often ``original`` (Club) picks the card the original game's code (``ppot``) picks.
 
@@ -217,7 +247,8 @@ def arena(a: str, b: str, deals: int, jobs: int) -> list[str]:
 # against both PC yardsticks, and the PC expert against everything.
 LADDER = (("greedy", "random"), ("original", "greedy"), ("easy", "original"), ("hard", "easy"))
 YARDSTICKS = ("original-exact", "hard-exact")
-PARTS = ("ladder", "ppot", "yardsticks", "expert", "fidelity", "stage2", "stage2-fx")
+PARTS = ("ladder", "ppot", "yardsticks", "expert", "fidelity", "stage2", "judge", "stage2-fx")
+JUDGE_SEED = 10_001  # the judge's held-out hands: the fit's are seeds 1..judge_fit.FIT_HANDS
 
 
 def main() -> None:
@@ -227,6 +258,7 @@ def main() -> None:
     ap.add_argument("--expert-deals", type=int, default=200, help="deals for each match of the (slow) PC expert")
     ap.add_argument("--fidelity-deals", type=int, default=125,
                     help="deals of ppot against each opponent, both seats, for how often original picks its card")
+    ap.add_argument("--judge-starts", type=int, default=20_000, help="held-out stage-2 starts for the judge's error")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default=",".join(PARTS[:-1]),  # stage2 has stage2-fx's figures too
                     help=f"comma-separated parts to run: {', '.join(PARTS)}")
@@ -249,6 +281,7 @@ def main() -> None:
         "fidelity": lambda: fidelity(args.fidelity_deals),
         "stage2": lambda: quality(args.hands, args.jobs) + quality(args.hands, args.jobs, "hard-fx"),
         "stage2-fx": lambda: quality(args.hands, args.jobs, "hard-fx"),
+        "judge": lambda: judge_figures(args.judge_starts, args.jobs),
     }
     for part in parts:
         lines = figures[part]() if part in figures else [

@@ -76,38 +76,17 @@ void blit(int8_t x, int8_t y, sprites::Bitmap bmp, sprites::Bitmap mask, uint8_t
   }
 }
 
-// Text: the row position is worked out once per string, then each glyph is
-// FONT_W bytes of one page (the font is at most 8 pixels high).
+// Text: each glyph is a bitmap of FONT_W columns and one page (the font is at
+// most 8 pixels high), drawn whole: a page-high blit draws every bit of it, as
+// the glyph's own loop did. Glyphs off the screen are skipped, which also keeps
+// x and y within blit's int8_t.
 static_assert(sprites::FONT_H <= 8, "glyphs must fit one page");
 
 // The characters of s in RAM, or of the text `r` reads (text.h) when s is null.
 int16_t textRun(int16_t x, int16_t y, const char* s, text::Reader* r, Color c) {
-  int16_t page = y >> 3;  // floor, also for negative y
-  uint8_t mul = 1 << (y & 7);
-  bool upper = page >= 0 && page < hw::HEIGHT / 8;
-  bool lower = mul != 1 && page >= -1 && page < hw::HEIGHT / 8 - 1;
-  uint8_t* d = hw::frame + page * hw::WIDTH;
-  const Op op(c, false);
   for (char ch; (ch = s ? *s++ : text::next(*r)); x += CHAR_W) {
-    sprites::Bitmap g = sprites::font + sprites::glyph(ch) * sprites::FONT_FRAME_BYTES;
-#if WHIST_FX
-    fx::seek(g);
-#endif
-    for (uint8_t col = 0; col < sprites::FONT_W; col++) {
-#if WHIST_FX
-      uint8_t b = fx::read();
-#else
-      uint8_t b = pgm_read_byte(g + col);
-#endif
-      int16_t cx = x + col;
-      if (cx < 0 || cx >= hw::WIDTH) continue;
-      uint16_t v = b * mul;
-      if (upper) op.apply(d[cx], v, 0);
-      if (lower) op.apply(d[cx + hw::WIDTH], v >> 8, 0);
-    }
-#if WHIST_FX
-    fx::end();
-#endif
+    if (x > -sprites::FONT_W && x < hw::WIDTH && y > -8 && y < hw::HEIGHT)
+      blit(x, y, sprites::font + sprites::glyph(ch) * sprites::FONT_FRAME_BYTES, sprites::Bitmap(), sprites::FONT_W, 8, c);
   }
   return x;
 }

@@ -58,19 +58,6 @@ def splits(n: int) -> int:
                if 0 <= 2 * n - t - a - b <= b)
 
 
-def first_row(n: int) -> list[list[int]]:
-    """FIRST[n - 1] of the header: where the splits of each trump length t and longest side suit a start
-    in the block of ``n`` tricks (endgame.c's setup, in Python: the firmware keeps FIRST[K - 1] in flash)."""
-    out, count = [[0] * (SUIT + 1) for _ in range(SUIT + 1)], 0
-    for t in range(SUIT + 1):
-        for a in range(SUIT + 1):
-            out[t][a] = count
-            r = 2 * n - t - a
-            if r >= 0:
-                count += max(0, min(a, r) - (r + 1) // 2 + 1)
-    return out
-
-
 def block_offsets(k: int = K) -> list[int]:
     """Each block's offset in the file (high games' 1..k tricks, then low games'): what the firmware
     is generated with, without generating the tables."""

@@ -28,13 +28,15 @@ lie, and small first screens miss real blunders):
    worse).
 
 3. A card whose measuring deals put its cost at :data:`WORTH_LISTING` or
-   more, its range of the true cost (below) above nothing, is listed, and
+   more, its range of the true cost (below) above nothing, is picked out and
    measured again in half as many fresh deals (FEWEST at least): the figure
    and range shown are those of the new deals. Picked out because its first figure was high, a
-   card's first figure is flattered (most listed cards that cost little got
-   there by luck); the new deals know nothing of the choice. This is the one
-   step that depends on a result, and it only adds deals that the figure
-   shown is taken from alone.
+   card's first figure is flattered (most picked cards that cost little got
+   there by luck); the new deals know nothing of the choice. It is listed
+   only if the new figure holds what it is listed for, :data:`WORTH_LISTING`
+   or more: a list of cards "costing a quarter point or more" never shows
+   one at less. This is the one step that depends on a result, and it only
+   adds deals that the figure shown is taken from alone.
 
 The spread of the paired differences is pooled from every set of deals (the
 choosing deals bias the mean, not the spread), which keeps it steady when
@@ -82,15 +84,16 @@ class Measured:
     deals: dict[int, int]  # and how many
     choice: int  # the candidate the choosing deals like best
     rival: int  # the best candidate other than the one played (-1: no other)
-    cost: float = 0.0  # the rival's mean points less the played card's over the measuring deals (a listed card's:
+    cost: float = 0.0  # the rival's mean points less the played card's over the measuring deals (a picked card's:
     # over those measuring it again)
     low: float = 0.0  # where a re-measurement over AGAIN fresh deals falls 19 times in 20
     high: float = 0.0
     sure: bool = False  # the first measuring deals' 95% range of the true cost lies above nothing
-    listed: bool = False  # and their cost is WORTH_LISTING or more: ``cost`` and its range are then measured again
+    picked: bool = False  # and their cost is WORTH_LISTING or more: ``cost`` and its range are then measured again
+    listed: bool = False  # picked, and the cost measured again is WORTH_LISTING or more too
     variance: float = 0.0  # of ``cost`` (the squared standard error), for a stage's total
     deal_variance: float = 0.0  # of one deal's difference: a re-measurement's variance is this over AGAIN
-    measured: int = 0  # measuring deals (of a listed card, those measuring it again)
+    measured: int = 0  # measuring deals (of a picked card, those measuring it again)
 
 
 def t95(df: int) -> float:
@@ -188,12 +191,13 @@ def measure(state: HandState, seat: int, played: int, cands: list[int], rng: Rng
     sets = [first, fresh]
     m.cost, m.measured = sum(fresh) / n, n
     m.sure = m.cost > t95(len(first) + n - 2) * math.sqrt(pooled(sets) / n)
-    m.listed = m.cost >= WORTH_LISTING and m.sure
-    if m.listed:  # measured again: the figure shown is not flattered by having been chosen for the list
+    m.picked = m.cost >= WORTH_LISTING and m.sure
+    if m.picked:  # measured again: the figure shown is not flattered by having been chosen for the list
         m.measured = max(FEWEST, n // 2)
         again = differences(m.measured)
         sets.append(again)
         m.cost = sum(again) / m.measured
+        m.listed = m.cost >= WORTH_LISTING
     m.deal_variance = pooled(sets)
     m.variance = m.deal_variance / m.measured
     half = t95(sum(len(x) - 1 for x in sets)) * math.sqrt(m.variance + m.deal_variance / AGAIN)

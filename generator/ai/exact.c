@@ -388,3 +388,66 @@ int stage1_playout(uint16_t *h0, uint16_t *h1, uint16_t *lv, const int *cards, i
   }
   return leader;
 }
+
+#define JUDGE_SIZE 25 /* judge.SIZE */
+
+/* The judge's play-on (generator/ai/judge.py, card for card): stage 2 from a trick boundary, both hands
+   open, by one rule for both seats until `stop` cards a hand are left. Cards are coded 13 suit + rank. */
+
+/* judge.lead: each suit's highest card, then its lowest, scored by judge.lead_features against `w`
+   (judge.SIZE weights: one per kind of suit, top and highness, then one per card of length margin); the
+   first of the highest score. */
+static int judge_lead(const uint16_t *a, const uint16_t *b, int tr, const int *w) {
+  int best = 0, card = -1, ta = popc(a[tr]), tb = popc(b[tr]);
+  for (int s = 0; s < 4; s++) {
+    if (!a[s]) continue;
+    int kind = s == tr ? (!tb ? 2 : ta > tb ? 0 : 1) : !b[s] ? (tb ? 3 : 4) : 5;
+    int hi = 31 - __builtin_clz(a[s]), lo = __builtin_ctz(a[s]);
+    int base = w[JUDGE_SIZE - 1] * (popc(a[s]) - popc(b[s]));
+    for (int k = 0; k < 2; k++) {
+      int r = k ? lo : hi;
+      if (k && lo == hi) break;
+      int sc = base + w[4 * kind + 2 * !(b[s] >> r) + !k];
+      if (card < 0 || sc > best) best = sc, card = 13 * s + r;
+    }
+  }
+  return card;
+}
+
+/* judge.follow. */
+static int judge_follow(const uint16_t *a, int lead, int tr, int low) {
+  int s = lead / 13, r = lead % 13;
+  uint16_t m = a[s];
+  if (m) {
+    if (!low) {
+      uint16_t win = (uint16_t)(m >> (r + 1));
+      return 13 * s + (win ? r + 1 + __builtin_ctz(win) : __builtin_ctz(m));
+    }
+    uint16_t under = m & (uint16_t)((1u << r) - 1);
+    return 13 * s + 31 - __builtin_clz(under ? under : m);
+  }
+  int pick = -1, key = -1;
+  for (int x = 0; x < 4; x++) {
+    if (x == tr || !a[x]) continue;
+    int k = low ? a[x] : popc(a[x]);
+    if (k > key) key = k, pick = x;
+  }
+  if (!low && a[tr]) return 13 * tr + __builtin_ctz(a[tr]);
+  if (pick < 0) return 13 * tr + 31 - __builtin_clz(a[tr]);
+  return 13 * pick + (low ? 31 - __builtin_clz(a[pick]) : __builtin_ctz(a[pick]));
+}
+
+/* judge.play_on: `h0`, `h1` played on in place, `won` counting each seat's tricks; returns the seat to
+   lead when `stop` cards a hand are left. */
+int judge_play_on(uint16_t *h0, uint16_t *h1, int tr, int leader, int low, int stop, const int *w, int *won) {
+  uint16_t *h[2] = {h0, h1};
+  while (popc(h[leader][0]) + popc(h[leader][1]) + popc(h[leader][2]) + popc(h[leader][3]) > stop) {
+    int a = judge_lead(h[leader], h[1 - leader], tr, w);
+    h[leader][a / 13] ^= (uint16_t)(1u << a % 13);
+    int b = judge_follow(h[1 - leader], a, tr, low);
+    h[1 - leader][b / 13] ^= (uint16_t)(1u << b % 13);
+    if (beats13(a, b, tr)) leader = 1 - leader;
+    won[leader]++;
+  }
+  return leader;
+}

@@ -69,6 +69,8 @@ def _load() -> ctypes.CDLL | None:
     dll.stage1_playout.argtypes = [Row, Row, Row, ctypes.POINTER(ctypes.c_int)] + [ctypes.c_int] * 8 + [
         ctypes.POINTER(ctypes.c_int)]
     dll.stage1_playout.restype = ctypes.c_int
+    dll.judge_play_on.argtypes = [Row, Row] + [ctypes.c_int] * 4 + [ctypes.POINTER(ctypes.c_int)] * 2
+    dll.judge_play_on.restype = ctypes.c_int
     return dll
 
 
@@ -113,6 +115,21 @@ def stage1_playout(h: Hands, live: list[int], cards: list[int], trump: int, lead
     counts = (ctypes.c_int * 2)(*won)
     leader = dll.stage1_playout(*rows, Ints(*cards), len(cards), trump, leader, lead, first, *weights, counts)
     h[0][:], h[1][:], live[:], won[:] = list(rows[0]), list(rows[1]), list(rows[2]), list(counts)
+    return leader
+
+
+def judge_play_on(h: Hands, trump: int, leader: int, low: bool, stop: int, weights: tuple[int, ...],
+                  won: list[int]) -> int | None:
+    """judge.play_on in C (``h`` and ``won`` played on in place); the seat to lead at the end, or None without
+    a compiler (the caller plays it in Python)."""
+    dll = _dll()
+    if dll is None:
+        return None
+    Row = ctypes.c_uint16 * 4
+    rows = [Row(*h[0]), Row(*h[1])]
+    counts = (ctypes.c_int * 2)(*won)
+    leader = dll.judge_play_on(*rows, trump, leader, int(low), stop, (ctypes.c_int * len(weights))(*weights), counts)
+    h[0][:], h[1][:], won[:] = list(rows[0]), list(rows[1]), list(counts)
     return leader
 
 

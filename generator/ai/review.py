@@ -9,10 +9,10 @@ A played hand is walked again decision by decision for one seat:
   from the hand's scoring, and two lines of perfect play show why. The stage
   as a whole is set against perfect play from its start.
 - Stage 1 is estimated over sampled deals by a plan fixed in advance
-  (:mod:`.estimate`). A decision is listed when the card played cost at
+  (:mod:`.estimate`). A decision is picked out when the card played cost at
   least :data:`.estimate.WORTH_LISTING` points on average and the 95% range
-  of that is above nothing; a listed card is then measured again in fresh
-  deals for the figures shown. The stage gets one estimate of what its cards
+  of that is above nothing; a picked card is then measured again in fresh
+  deals for the figures shown, and listed if they say so too. The stage gets one estimate of what its cards
   lost.
 - The duplicate comparison plays the same deal again with the top device
   level (Master) in the seat, against the same opponent: the game's AI
@@ -65,7 +65,8 @@ class Decision:
     lost_points: float = 0.0  # the seat's points less the opponent's, best card against the card played
     interval: tuple[float, float] | None = None  # stage 1: where a re-measurement of the cost falls (estimate.AGAIN)
     sure: bool = False  # stage 1: the first measuring deals' 95% range of the true cost lies above nothing
-    listed: bool = False  # stage 1: and their cost is a quarter point or more (the figures are then measured again)
+    picked: bool = False  # stage 1: and their cost is a quarter point or more (the figures are then measured again)
+    listed: bool = False  # stage 1: picked, and the figure measured again is a quarter point or more
     change: float = 0.0  # stage 1: the rival's mean points less the card played's, unclipped
     variance: float = 0.0  # stage 1: of ``change``
     again: float = 0.0  # stage 1: and of a re-measurement of it
@@ -79,7 +80,8 @@ class Decision:
     @property
     def mistake(self) -> bool:
         """A real loss: a trick in stage 2; in stage 1 a quarter of a point or more, surely more than nothing,
-        by the first measuring deals (:attr:`lost_points` and the range are then those of fresh ones)."""
+        by the first measuring deals, and a quarter point or more by the fresh ones that :attr:`lost_points`
+        and the range come from."""
         if self.stage == 2:
             return self.lost_tricks > 0
         return self.listed
@@ -184,7 +186,8 @@ def stage1_decision(state: HandState, seat: int, card: int, rng: Rng, variant: V
         return d
     played = candidate_of(cands, card)
     m = measure(state, seat, played, cands, rng, variant)
-    d.change, d.variance, d.again, d.sure, d.listed = m.cost, m.variance, m.deal_variance / AGAIN, m.sure, m.listed
+    d.change, d.variance, d.again, d.sure = m.cost, m.variance, m.deal_variance / AGAIN, m.sure
+    d.picked, d.listed = m.picked, m.listed
     d.lost_points, d.interval = max(m.cost, 0.0), (m.low, m.high)
     d.other_choice, d.rival, d.measured = m.choice != played, m.rival, m.measured
     best = m.rival if d.mistake else played

@@ -9,7 +9,9 @@ card (one per run of equivalent legal cards) is played, the rest of stage 1
 is played out with both hands open by one cheap rule (:func:`policy`,
 Hard's memory rule with the weights of ``hard.WEIGHTS`` in a closed form
 that costs four popcounts instead of a loop over the unseen cards), stage 2
-is judged from the cards each hand starts it with (:func:`estimate`), and
+is judged from the cards each hand starts it with (:func:`estimate`; the FX
+edition's Master plays it on with both hands open by the judge's rule,
+:mod:`.judge`, down to the endgame tables, and reads their exact value), and
 the hand is scored as it would be (:func:`points`). The candidate with the
 best total over the same worlds is played. The number of worlds
 shrinks with the work a world costs (:func:`worlds`), which bounds the time a
@@ -27,6 +29,7 @@ from ..engine.cards import cards_of
 from ..engine.prng import Rng
 from ..engine.rules import HIGH, hand_points
 from ..engine.state import Observation
+from . import judge
 from .hard import WEIGHTS, SearchPlayer, Weights
 from .native import stage1_playout
 from .solver import FX_WORK_BUDGET, WORK_BUDGET, Tables, run_lows
@@ -195,13 +198,20 @@ def candidates(mine: list[int], legal: list[int], live: list[int]) -> list[int]:
     return out
 
 
-def worlds(cands: int, stock_left: int) -> int:
-    """Worlds for a decision: about WORK stage-1 cards played in all, at least MIN_WORLDS, at most MAX_WORLDS."""
-    return max(MIN_WORLDS, min(MAX_WORLDS, WORK // (cands * stock_left)))
+def worlds(cands: int, stock_left: int, played_on: int = 0) -> int:
+    """Worlds for a decision: about WORK cards played in all (a rollout plays about ``stock_left`` in stage 1
+    and ``played_on`` in the judge's stage 2), at least MIN_WORLDS, at most MAX_WORLDS."""
+    return max(MIN_WORLDS, min(MAX_WORLDS, WORK // (cands * (stock_left + played_on))))
 
 
 def split(mask: int) -> list[int]:
     return [(mask >> (13 * s)) & 0x1FFF for s in range(4)]
+
+
+def played_on(hand_size: int, tables: Tables | None) -> int:
+    """Cards the judge plays in a rollout's stage 2: down to the tables' K on the FX edition, none without
+    the tables (the classic edition estimates the start)."""
+    return 2 * max(0, hand_size - tables.k) if tables is not None else 0
 
 
 def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], leader: int, lead: int,
@@ -211,17 +221,20 @@ def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], lead
     ``stock`` is the face-up card then the hidden ones, top first. Returns
     ``me``'s tricks less the other seat's from here: those of stage 1 when
     the scoring counts them, and stage 2's as :func:`estimate` judges them,
-    or, with the endgame ``tables`` and a stage 2 they hold (Small Whist's),
-    exactly: the FX edition's Master (docs/ai.md).
+    or, with the endgame ``tables`` (the FX edition's Master), as the judge
+    plays them on (:mod:`.judge`) down to the tables' K tricks and then
+    exactly.
     """
     won = [0, 0]
     leader = play_out(h, live, stock, trump, leader, lead, first, won)
     diff = won[me] - won[1 - me] if counts_stage1 else 0
+    if tables is None:
+        return diff + estimate(h[me], h[1 - me], trump, leader == me)
+    won = [0, 0]
+    leader = judge.play_on(h, trump, leader, mode, tables.k, won)
     n = sum(m.bit_count() for m in h[me])
-    if tables is not None and n <= tables.k:
-        v = tables.value(h, trump, mode, leader)  # the leader's stage-2 tricks, both playing perfectly
-        return diff + 2 * (v if leader == me else n - v) - n
-    return diff + estimate(h[me], h[1 - me], trump, leader == me)
+    v = tables.value(h, trump, mode, leader) if n else 0  # the leader's tricks, both playing perfectly
+    return diff + won[me] - won[1 - me] + 2 * (v if leader == me else n - v) - n
 
 
 def play_out(h: list[list[int]], live: list[int], stock: list[int], trump: int, leader: int, lead: int,
@@ -306,7 +319,7 @@ def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = 
     if len(cands) == 1:
         return cands[0]
     caps = suit_caps(obs)
-    n = worlds(len(cands), obs.stock_left)
+    n = worlds(len(cands), obs.stock_left, played_on(obs.deck.hand_size, tables))
     counts_stage1 = obs.scoring.counts_stage1
     totals = [0] * len(cands)
     for _ in range(n):
@@ -327,8 +340,8 @@ def hard(rng: Rng) -> SearchPlayer:
 
 
 def hard_fx(rng: Rng) -> SearchPlayer:
-    """The FX edition's Master: this search in stage 1, its rollouts ending in the endgame tables'
-    exact values when they hold stage 2 (Small Whist); in stage 2 the solver down to the tables,
+    """The FX edition's Master: this search in stage 1, its rollouts' stage 2 played on by the judge
+    down to the endgame tables and ending in their exact values; in stage 2 the solver down to the tables,
     exact whenever it ends within :data:`.solver.FX_WORK_BUDGET` (all but 6 decisions of 2,000 stage-2
     starts, and those 6 kept the exact value too: docs/ai.md)."""
     from . import endgame

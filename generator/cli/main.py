@@ -564,6 +564,25 @@ def tune(deals: int, rounds: int, jobs: int) -> None:
     click.echo(f"WEIGHTS = Weights(trump={best.trump}, want={best.want}, spend={best.spend})")
 
 
+@main.command("fit-judge")
+@click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True, help="Worker processes.")
+def fit_judge(jobs: int) -> None:
+    """Fit the stage-2 judge's lead weights to exact values; prints the weights to ship.
+
+    Stage-2 starts that Master's rollouts reach, every lead along perfect
+    play from them valued exactly, integer weights by coordinate descent
+    (generator/ai/judge_fit.py; about 10 minutes on one core). Paste the result
+    into LEAD_WEIGHTS (generator/ai/judge.py) and run make hex.
+    """
+    from ..ai.judge_fit import fit_all
+
+    weights = fit_all(jobs, click.echo)
+    click.echo("LEAD_WEIGHTS = {")
+    for mode, w in weights.items():
+        click.echo(f"    {'HIGH' if mode == 0 else '1 - HIGH'}: ({', '.join(map(str, w))}),")
+    click.echo("}")
+
+
 @main.command()
 @click.option("--p0", type=click.Choice(sorted(PLAYERS)), required=True, help="Player A (figures are for A).")
 @click.option("--p1", type=click.Choice(sorted(PLAYERS)), required=True, help="Player B.")

@@ -61,8 +61,9 @@ def plural(n: float, word: str) -> str:
 
 
 def about(x: float) -> str:
-    """An estimate in points: one decimal, two below a tenth so that a small positive bound does not read 0.0."""
-    return f"{x:.2f}" if abs(x) < 0.1 and x != 0 else f"{x:.1f}"
+    """An estimate in points: two decimals under 1 (a card listed at a quarter point or more never reads
+    0.2), one from 1 on."""
+    return f"{x:.2f}" if abs(x) < 1 else f"{x:.1f}"
 
 
 WIDTH = 80  # the terminal game's lines fit in 80 columns
@@ -138,7 +139,8 @@ def stage1_line(t: Table, d: Decision, trump: int) -> str:
 RANGE_MEANS = (f"(A range is where a new measurement over {AGAIN} fresh deals would fall 19 times in 20, so it "
                "holds the true average over all the deals you could have faced at least as often. A card is "
                "picked out when its deals put its cost at a quarter point or more and surely above 0; its figure "
-               "and range then come from fresh deals, so that being picked out does not flatter it.)")
+               "and range then come from fresh deals, so that being picked out does not flatter it, and it is "
+               "listed if they put it at a quarter point or more too.)")
 
 
 def result(w: Words, tricks: tuple[int, int] | None, points: tuple[int, int], verb: str = "scored") -> str:

@@ -17,7 +17,7 @@ from .. import __version__
 
 from ..engine import cards, display, prng, rules
 
-from ..ai import endgame, hard, original, rollout, solver
+from ..ai import endgame, hard, judge, original, rollout, solver
 
 from . import protocol, tracetext
 from ..ai.players import DEVICE_PLAYERS, FIRST_LEVEL, HINT_LEVELS
@@ -102,9 +102,9 @@ def core_context() -> dict:
             "k": endgame.K,
             "suit": endgame.SUIT,
             "first": endgame.header_size(endgame.K) - endgame.K * (endgame.SUIT + 1) ** 2,
-            "first_k": endgame.first_row(endgame.K),
             "blocks": endgame.block_offsets(),
-            "binom": [[comb(p, i) for i in range(endgame.K + 1)] for p in range(2 * endgame.K + 1)],
+            # BINOM[j][o] = C(j + o, j + 1): what the leader's card j + 1 adds o places after card j
+            "binom": [[comb(j + o, j + 1) for o in range(endgame.K + 2)] for j in range(endgame.K)],
             "probe_work": solver.PROBE_WORK,
             "budget": solver.FX_WORK_BUDGET,
         },
@@ -125,6 +125,10 @@ def core_context() -> dict:
             "min_worlds": rollout.MIN_WORLDS,
             "max_worlds": rollout.MAX_WORLDS,
             "estimate": rollout.ESTIMATE._asdict(),
+        },
+        "judge": {
+            "size": len(judge.LEAD_WEIGHTS[rules.HIGH]),
+            "weights": [list(judge.LEAD_WEIGHTS[rules.HIGH]), list(judge.LEAD_WEIGHTS[rules.LOW])],
         },
         "error_code": protocol.ERROR_CODES,
         "play_keys": protocol.PLAY_KEYS,

@@ -98,13 +98,6 @@ def test_every_position_of_a_size_has_its_own_entry(tables: endgame.Tables) -> N
     assert tables.offsets[n] - tables.offsets[n - 1] == (len(seen) + 1) // 2
 
 
-def test_the_firmwares_first_row_is_the_headers(tables: endgame.Tables) -> None:
-    """endgame.first_row (the firmware keeps FIRST[K - 1] in flash) is the file's FIRST at every size."""
-    for n in range(1, endgame.K + 1):
-        at = tables.first_at + (n - 1) * (endgame.SUIT + 1) ** 2
-        assert bytes(x for row in endgame.first_row(n) for x in row) == tables.data[at:at + (endgame.SUIT + 1) ** 2]
-
-
 def test_the_cache_holds_the_tables_and_a_damaged_copy_is_made_again(monkeypatch, tmp_path) -> None:
     """generate() reads the tables from the user's cache; a copy that fails its CRC is computed again."""
     good = endgame.generate()

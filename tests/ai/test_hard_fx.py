@@ -8,7 +8,7 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from generator.ai import endgame, rollout, solver
+from generator.ai import endgame, judge, rollout, solver
 from generator.ai.native import exact_value
 from generator.ai.players import make_player
 from generator.ai.solver import FX_WORK_BUDGET, decide, follower_wins, split
@@ -126,20 +126,22 @@ def test_without_good_tables_one_line_names_make_hex(endgame_tables, tmp_path, m
     assert lines[-1].startswith("error:") and "make hex" in lines[-1] and "Traceback" not in result.output
 
 
-def test_small_whist_rollouts_end_in_the_exact_value(endgame_tables) -> None:
-    """A rollout that reaches a stage 2 the tables hold (7 cards a hand) scores it exactly, high and low;
-    13 cards a hand are beyond them and keep the estimate."""
+def test_rollouts_end_in_the_exact_value_after_the_judge_plays_on(endgame_tables) -> None:
+    """A rollout's stage 2 with the tables: 7 cards a hand (Small Whist) scored exactly at once, 13 played on
+    by the judge down to the tables' K and the rest scored exactly, high and low."""
     tables = endgame.load()
     rnd = random.Random(43)
     for i in range(40):
-        n = 13 if i % 10 == 9 else 7
+        n = 13 if i % 4 == 3 else 7
         cards = rnd.sample(range(52), 2 * n)
         h = [split(sum(1 << c for c in cards[:n])), split(sum(1 << c for c in cards[n:]))]
         trump, mode, leader = rnd.randrange(4), i % 2, rnd.randrange(2)
         live = [h[0][s] | h[1][s] for s in range(4)]
         got = rollout.rollout(0, [list(x) for x in h], list(live), [], leader, -1, -1, trump, False, tables, mode)
-        if n > tables.k:
-            assert got == rollout.rollout(0, h, live, [], leader, -1, -1, trump, False)
-            continue
-        mine = exact_value(h, trump, leader, 0, 0) if mode == HIGH else n - exact_value(h, trump, leader, 0, 1)
+        won = [0, 0]
+        leader = judge.python_play_on(h, trump, leader, mode, tables.k, won)
+        k = min(n, tables.k)
+        assert won[0] + won[1] == n - k
+        leader_tricks = exact_value(h, trump, leader, leader if mode == HIGH else 1 - leader, leader)
+        mine = won[0] + (leader_tricks if leader == 0 else k - leader_tricks)
         assert got == 2 * mine - n, (h, trump, mode, leader)

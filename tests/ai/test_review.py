@@ -376,9 +376,10 @@ def test_the_printed_range_is_a_re_measurement_s_and_listing_asks_the_true_cost_
         assert d.again == pytest.approx(d.variance * d.measured / AGAIN)
         t = (hi - lo) / 2 / math.sqrt(d.variance + d.again)
         assert t95(2000) <= t <= t95(20) and lo + hi == pytest.approx(2 * d.change)
-        if not d.listed:  # the figure is the first measuring deals': both ranges have their degrees of freedom
+        if not d.picked:  # the figure is the first measuring deals': both ranges have their degrees of freedom
             assert d.sure == (d.change > t * math.sqrt(d.variance)) and not (d.sure and d.change >= WORTH_LISTING)
-        assert d.mistake == d.listed and (d.sure or not d.listed)
+        assert d.mistake == d.listed and (d.sure or not d.picked) and (d.picked or not d.listed)
+        assert not d.listed or d.lost_points >= WORTH_LISTING  # a listed card's figure holds what it is listed for
 
 
 def test_a_listed_card_s_figure_comes_from_deals_played_after_it_was_picked_out(monkeypatch):
@@ -397,13 +398,33 @@ def test_a_listed_card_s_figure_comes_from_deals_played_after_it_was_picked_out(
     played, best = cands[0], cands[-1]
     monkeypatch.setattr(estimate, "deal_points", fake)
     m = estimate.measure(st, st.turn, played, cands, Rng(1), LAST13)
-    assert m.rival == best and m.listed and m.sure
+    assert m.rival == best and m.picked and m.listed and m.sure
     pairs = [(calls[i][1], calls[i + 1][1]) for i in range(len(calls) - 4 * m.measured, len(calls), 2)]
     first, again = pairs[:m.measured], pairs[m.measured:]
     assert [c for c, _ in calls[-2 * m.measured:]] == [best, played] * m.measured
     assert m.cost == pytest.approx(sum(a - b for a, b in again) / m.measured)
     assert m.cost != pytest.approx(sum(a - b for a, b in first) / m.measured)
     assert m.low < m.cost < m.high
+
+
+def test_a_picked_card_whose_fresh_figure_falls_under_the_bar_is_not_listed(monkeypatch):
+    """The rival is 3 points better in the deals that pick the card out and no better in the fresh ones: the
+    card is picked out but not listed, so no listed card ever prints less than it was listed for."""
+    calls: list[int] = []
+
+    def fake(obs, theirs, stock, first, variant):
+        calls.append(first)
+        return 3 if first == best and len(calls) <= picking else 0
+
+    st = HandState(LAST13.deck, LAST13.scoring, deal(11, 1, LAST13.deck))
+    cands = expert.candidates(st.observation(st.turn), st.legal_mask())
+    played, best = cands[0], cands[-1]
+    shortlist = SHORTLIST_DEALS * (1 + SHORTLIST) if len(cands) - 1 > SHORTLIST else 0
+    picking = CHOOSE_DEALS * len(cands) + shortlist + 2 * estimate.FEWEST  # the choosing and measuring deals
+    monkeypatch.setattr(estimate, "deal_points", fake)
+    m = estimate.measure(st, st.turn, played, cands, Rng(1), LAST13)
+    assert m.rival == best and m.sure and m.picked and len(calls) > picking
+    assert m.cost == 0 and not m.listed
 
 
 def test_stage1_has_one_estimate_over_the_stage(planted):

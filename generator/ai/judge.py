@@ -1,0 +1,135 @@
+"""The judge of the FX Master's rollouts: stage 2 played on by a cheap rule, both hands open, to the tables.
+
+The FX edition's Master (:func:`.rollout.hard_fx`) ends each stage-1
+rollout in the endgame tables' exact value. The 52-card game's stage 2
+starts with 13 tricks, beyond the tables' K = 8, so the judge first plays it
+on with both hands open, one rule for both seats (:func:`lead`,
+:func:`follow`), down to K tricks. On stage-2 starts it was not fitted on,
+the play-on and the tables misjudge a start by about a fifth of a trick
+where the classic Master's linear estimate misses by 0.9
+(docs/ai-figures.md).
+
+- **Leads**: each suit's highest and lowest card is scored by
+  :func:`lead_features` (the kind of suit, whether no card of the other
+  hand's in the suit is higher, whether it is the suit's highest card, and
+  the leader's length in the suit beyond the other hand's) against integer
+  weights; the highest score leads (ties: the first, suits in order, the
+  highest card before the lowest). The weights (:data:`LEAD_WEIGHTS`, one
+  set for high games and one for low) are fitted by :mod:`.judge_fit` to
+  the exact value of every lead along perfect play from stage-2 starts that
+  Master's rollouts reach; ``whist fit-judge`` makes them again.
+- **Follows** (high games): the cheapest winner of the suit led, else its
+  lowest card; void, the lowest trump, else the lowest card of the longest
+  side suit. Low games duck: the highest card under the one led, else the
+  highest of the suit; void, the highest card of the side suit whose cards
+  rank highest (compared from the top), else the highest trump.
+
+Integers only, so the device plays the same cards (``players/hard.cpp.j2``),
+and ``exact.c`` plays the same on the PC (:func:`play_on` calls it).
+"""
+
+from __future__ import annotations
+
+from ..engine.rules import HIGH
+from .native import judge_play_on
+
+
+KINDS = 6  # of suit, for a lead (lead_kind)
+
+
+def lead_kind(is_trump: bool, t_mine: int, t_theirs: int, theirs: int) -> int:
+    """The kind of a suit for a lead: trumps held against none (2), against fewer (0), against as many or more
+    (1); a side suit the other hand is void in, holding trumps (3) or none (4); a side suit it must follow (5)."""
+    if is_trump:
+        return 2 if not t_theirs else 0 if t_mine > t_theirs else 1
+    return (3 if t_theirs else 4) if not theirs else 5
+
+
+# A lead's score: LEAD_WEIGHTS[4 kind + 2 top + high] (top: no card of the other hand's in the suit is
+# higher; high: the suit's highest card, else its lowest), plus the last weight per card this hand holds in
+# the suit beyond the other hand's.
+SIZE = 4 * KINDS + 1
+LEAD_WEIGHTS = {  # whist fit-judge
+    HIGH: (0, 8, 64, 40, 0, 8, 112, -16, 0, 0, 0, 0, 0, 0, -12, -32, 0, 0, 32, 0, 0, 12, 56, 0, 16),
+    1 - HIGH: (0, 12, 120, 0, 0, 6, 48, 30, 0, 0, -32, -48, 0, 0, 8, -48, 0, 0, 0, -16, 0, 16, 120, 28, -8),
+}
+
+Hands = list[list[int]]
+
+
+def lead_features(mine: list[int], theirs: list[int], trump: int, s: int, rank: int, high: bool) -> tuple[int, ...]:
+    """What a lead of ``13 s + rank`` is scored by: 1 for its kind, top and highness, then the length margin."""
+    v = [0] * SIZE
+    v[4 * lead_kind(s == trump, mine[trump].bit_count(), theirs[trump].bit_count(), theirs[s])
+      + 2 * (theirs[s] >> rank == 0) + high] = 1
+    v[-1] = mine[s].bit_count() - theirs[s].bit_count()
+    return tuple(v)
+
+
+def lead_candidates(mine: list[int], theirs: list[int], trump: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Each suit's highest card and its lowest (when another), with their features, in the order ties go by."""
+    out = []
+    for s in range(4):
+        m = mine[s]
+        if not m:
+            continue
+        hi, lo = m.bit_length() - 1, (m & -m).bit_length() - 1
+        out.append((13 * s + hi, lead_features(mine, theirs, trump, s, hi, True)))
+        if lo != hi:
+            out.append((13 * s + lo, lead_features(mine, theirs, trump, s, lo, False)))
+    return out
+
+
+def lead(mine: list[int], theirs: list[int], trump: int, w: tuple[int, ...]) -> int:
+    """The candidate with the highest score (ties: the first)."""
+    best, card = None, -1
+    for c, f in lead_candidates(mine, theirs, trump):
+        score = sum(a * b for a, b in zip(w, f) if b)
+        if best is None or score > best:
+            best, card = score, c
+    return card
+
+
+def follow(mine: list[int], lead_card: int, trump: int, mode: int) -> int:
+    """The rule's reply to ``lead_card`` (see the module's docstring)."""
+    s, r = divmod(lead_card, 13)
+    m = mine[s]
+    if m:
+        if mode == HIGH:
+            win = m >> (r + 1)
+            return 13 * s + (r + 1 + ((win & -win).bit_length() - 1) if win else (m & -m).bit_length() - 1)
+        under = m & ((1 << r) - 1)
+        return 13 * s + ((under or m).bit_length() - 1)
+    sides = [x for x in range(4) if x != trump and mine[x]]
+    if mode == HIGH:
+        if mine[trump]:
+            return 13 * trump + (mine[trump] & -mine[trump]).bit_length() - 1
+        x = max(sides, key=lambda x: (mine[x].bit_count(), -x))
+        return 13 * x + (mine[x] & -mine[x]).bit_length() - 1
+    if not sides:
+        return 13 * trump + mine[trump].bit_length() - 1
+    x = max(sides, key=lambda x: (mine[x], -x))  # the highest side cards (as rank masks compare)
+    return 13 * x + mine[x].bit_length() - 1
+
+
+def python_play_on(h: Hands, trump: int, leader: int, mode: int, stop: int, won: list[int]) -> int:
+    """:func:`play_on` in Python."""
+    w = LEAD_WEIGHTS[mode]
+    while sum(m.bit_count() for m in h[leader]) > stop:
+        a = lead(h[leader], h[1 - leader], trump, w)
+        h[leader][a // 13] ^= 1 << (a % 13)
+        b = follow(h[1 - leader], a, trump, mode)
+        h[1 - leader][b // 13] ^= 1 << (b % 13)
+        if b // 13 == a // 13 and b > a or b // 13 == trump != a // 13:
+            leader = 1 - leader
+        won[leader] += 1
+    return leader
+
+
+def play_on(h: Hands, trump: int, leader: int, mode: int, stop: int, won: list[int]) -> int:
+    """Stage 2 played by the rule for both seats from a trick boundary until ``stop`` cards a hand are left
+    (``h`` played on in place, each seat's tricks added to ``won``); returns the seat to lead then. In C
+    when a compiler is there (native.judge_play_on: Master plays thousands of these a card), else in Python,
+    card for card the same."""
+    end = judge_play_on(h, trump, leader, mode != HIGH, stop, LEAD_WEIGHTS[mode], won)
+    return python_play_on(h, trump, leader, mode, stop, won) if end is None else end
