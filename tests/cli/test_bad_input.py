@@ -106,6 +106,8 @@ CASES: list[list[str]] = [
     ["solve", "--trump", "S", "--lead", "0", "--hand0", "1S", "--hand1", "KS"],
     # arena and tune
     ["arena", "--p0", "wizard", "--p1", "easy"], ["arena", "--p0", "easy", "--p1", "easy", "--deals", "0"],
+    # fit-judge: its only option out of range
+    ["fit-judge", "--jobs", "0"], ["fit-judge", "--jobs", "x"],
     ["arena", "--p0", "easy", "--p1", "easy", "--jobs", "0"], ["arena", "--p0", "easy", "--p1", "easy", "--deck", "3"],
     ["tune", "--deals", "5"], ["tune", "--rounds", "0"], ["tune", "--jobs", "100"],
     # generate and build
