@@ -134,7 +134,7 @@ def one_hand(args: tuple[int, dict]) -> dict:
             rec = {"trick": d.trick, "played": stands_for(cands, d.card), "planted": d.trick in planted,
                    "flag": d.mistake, "estimate": d.lost_points, "range": list(d.interval or (0, 0)),
                    "rival": stands_for(cands, d.rival) if d.rival >= 0 else -1,
-                   "sure": d.sure, "measured": d.measured,
+                   "sure": d.sure, "picked": d.picked, "measured": d.measured,
                    "spread": math.sqrt(d.variance * d.measured) if d.measured else None}
             if d.mistake:
                 rec.update(better=stands_for(cands, d.best[0]), cost=d.lost_points)
