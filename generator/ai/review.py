@@ -12,8 +12,9 @@ A played hand is walked again decision by decision for one seat:
   (:mod:`.estimate`). A decision is picked out when the card played cost at
   least :data:`.estimate.WORTH_LISTING` points on average and the 95% range
   of that is above nothing; a picked card is then measured again in fresh
-  deals for the figures shown, and listed if they say so too. The stage gets one estimate of what its cards
-  lost.
+  deals for the figures shown (more of them while those straddle the bar),
+  and listed if they say so too. The stage gets one estimate of what its
+  cards lost.
 - The duplicate comparison plays the same deal again with the top device
   level (Master) in the seat, against the same opponent: the game's AI
   stream is replayed from the first hand, so the opponent draws what it drew

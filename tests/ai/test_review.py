@@ -425,6 +425,40 @@ def test_a_picked_card_whose_fresh_figure_falls_under_the_bar_is_not_listed(monk
     m = estimate.measure(st, st.turn, played, cands, Rng(1), LAST13)
     assert m.rival == best and m.sure and m.picked and len(calls) > picking
     assert m.cost == 0 and not m.listed
+    assert m.measured == estimate.FEWEST  # clear of the bar at once: no more deals
+
+
+def test_a_picked_card_measured_again_at_the_bar_is_measured_on_to_the_most(monkeypatch):
+    """The rival is 3 points better in the deals that pick the card out, then a quarter point better on
+    average: the fresh figure's range never clears the bar, so the card is measured again in batches up to
+    MOST deals, and listed, its figure the bar's."""
+    calls: list[int] = []
+    again = [1, 0, 0, 0]  # the rival's points in the fresh deals' pairs, the card played's 0
+
+    def fake(obs, theirs, stock, first, variant):
+        calls.append(first)
+        if len(calls) <= picking:
+            return 3 if first == best else 0
+        return again[(len(calls) - picking - 1) // 2 % 4] if first == best else 0
+
+    st = HandState(LAST13.deck, LAST13.scoring, deal(11, 1, LAST13.deck))
+    cands = expert.candidates(st.observation(st.turn), st.legal_mask())
+    played, best = cands[0], cands[-1]
+    shortlist = SHORTLIST_DEALS * (1 + SHORTLIST) if len(cands) - 1 > SHORTLIST else 0
+    picking = CHOOSE_DEALS * len(cands) + shortlist + 2 * estimate.FEWEST
+    monkeypatch.setattr(estimate, "deal_points", fake)
+    m = estimate.measure(st, st.turn, played, cands, Rng(1), LAST13)
+    assert m.picked and m.measured == estimate.MOST and len(calls) == picking + 2 * estimate.MOST
+    assert m.cost == WORTH_LISTING and m.listed and m.low < WORTH_LISTING < m.high
+
+
+def test_a_picked_card_is_measured_on_until_its_range_clears_the_bar():
+    """The range of the true cost from the fresh deals (the spread pooled with the earlier deals') decides:
+    a figure at the bar never clears it, one far above or below it does."""
+    steady = [[0, 1] * 20]
+    assert not estimate.clear_of_the_bar([1, 0, 0, 0] * 10, steady)
+    assert estimate.clear_of_the_bar([2, 1] * 20, steady) and estimate.clear_of_the_bar([0, -1] * 20, steady)
+    assert not estimate.clear_of_the_bar([2, -1] * 20, steady)  # 0.5 on average, but too spread to tell
 
 
 def test_stage1_has_one_estimate_over_the_stage(planted):
