@@ -59,7 +59,7 @@ LEAD_WEIGHTS = {  # whist fit-judge: the FX edition's, played on to the tables
 }
 PLAY_OUT_WEIGHTS = {  # whist fit-judge: the classic edition's, played on to the last trick
     HIGH: (0, 0, 112, 112, -16, -32, 124, -32, 0, 0, -12, -16, 0, 0, 42, -4, 0, 0, 48, 104, 0, 24, 64, 16, 16),
-    1 - HIGH: LEAD_WEIGHTS[1 - HIGH],
+    1 - HIGH: (-4, -2, 126, -16, 0, 0, 48, 20, 0, 0, -32, -64, 0, 0, -96, -112, 0, 0, -32, -64, -16, 2, 124, 14, -10),
 }
 
 
