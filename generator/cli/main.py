@@ -571,7 +571,7 @@ def fit_judge(jobs: int) -> None:
 
     Stage-2 starts that Master's rollouts reach, every lead along perfect
     play from them valued exactly, integer weights by coordinate descent
-    (generator/ai/judge_fit.py; about 30 minutes on one core): the FX
+    (generator/ai/judge_fit.py; about 45 minutes on a loaded machine): the FX
     edition's (played on to the tables) and the classic's (to the end).
     Paste the result into LEAD_WEIGHTS and PLAY_OUT_WEIGHTS
     (generator/ai/judge.py) and run make hex.
