@@ -56,8 +56,9 @@ uint8_t settingsRow; // where the settings cursor was left
 bool hidden;         // a hand played on the buttons is under way: its trace waits for its end
 uint8_t pick;        // the computer's next card, searched while the table's pace was on show (NO_CARD: none yet)
 #if WHIST_FX
-uint8_t coach[MAX_HAND];  // the coach's judgement of the person's card in each stage-2 trick (table::COACH_*)
-uint8_t coachPage;        // at the hand's end: 0 the scoreboard, else the coach's page from 1
+table::Coach coach;  // the coach's judgement of the person's card in each stage-2 trick
+uint8_t coachPage;   // at the hand's end: 0 the scoreboard, else the coach's page from 1
+bool tipped;         // the coach's tip was shown at a stage-2 turn (once after power-on)
 #endif
 
 __attribute__((noinline)) void setScreen(Screen s) {  // smaller so (size report)
@@ -80,8 +81,8 @@ void serialSink(char c) {
 bool fast() { return prefs::value(prefs::OPT_SPEED); }
 
 #if WHIST_FX
-// The opponent speaks: its line for this moment, chosen by the deal (persona.py).
-void say(text::Moment m) { view.speak(text::voice(game.who[1], m, game.seed, game.handNo)); }
+// The opponent speaks: its line for this moment, chosen by the deal and the tricks played (persona.py).
+void say(text::Moment m) { view.speak(table::line(game, m), fast()); }
 #endif
 // Frames before the computer plays when no finished trick is on show.
 uint8_t aiDelay() { return fast() ? 8 : 24; }
@@ -139,8 +140,13 @@ void toTable(Screen s) {
   view.demo = demo && s == AUTO;
   wait = aiDelay();
   setScreen(s);
+  if (s != TABLE) return;
+  view.deal(game);  // a person's hand is dealt before the player's eyes (resume() takes it back)
 #if WHIST_FX
-  if (s == TABLE) say(text::MOMENT_HAND);  // a hand's start, its trump just turned up
+  static bool greeted;  // since power-on: "Another hand, then." never opens a session
+  say(game.handNo == 1 || !greeted ? text::MOMENT_FIRST : text::MOMENT_HAND);
+  greeted = true;
+  view.tip = !tipped && (HINT_LEVELS >> game.who[1] & 1);
 #endif
 }
 
@@ -148,7 +154,8 @@ void toTable(Screen s) {
 void deal() {
   hidden = game.who[0] == PLAYER_HUMAN;
 #if WHIST_FX
-  memset(coach, table::COACH_UNJUDGED, sizeof coach);
+  memset(coach.judged, table::COACH_UNJUDGED, sizeof coach.judged);
+  coach.led = 0;
 #endif
   beginHand(game);
 }
@@ -187,22 +194,53 @@ void toMenu() {
 // the page after the hand. The screen stays alive meanwhile (thinkFrame); a press only hurries the pace.
 void judge(uint8_t c) {
   view.aimed = false;
+  tipped = true;
   setThinkHook(thinkFrame);
-  uint8_t best = coachBest(game), e = table::COACH_UNJUDGED;
-  int8_t k = best == NO_CARD ? -1 : coachKeeps(game, c);
-  if (k >= 0) e = k ? table::COACH_KEPT : best | (game.lead == NO_CARD ? table::COACH_LED : 0);
+  uint8_t best = coachBest(game), e = table::COACH_UNJUDGED, k = game.trickNo - handSize(game);
+  int8_t lost = best == NO_CARD ? -1 : coachLoss(game, c, table::COACH_MAX_LOST);
+  if (lost >= 0) e = lost ? best | (lost - 1) << 6 : table::COACH_KEPT;
   setThinkHook(nullptr);
   afterSearch();
-  coach[game.trickNo - handSize(game)] = e;
+  coach.judged[k] = e;
+  if (game.lead == NO_CARD) coach.led |= 1u << k;
 }
 
-// The hint: the cards that keep the most tricks marked (at the easier levels, on a stage-2 turn).
+// DOWN at the table: at the easier levels, on a stage-2 turn, the cards that keep the most tricks
+// marked; else a note on why there is no hint.
 void hint() {
-  if (!(HINT_LEVELS >> game.who[1] & 1) || stockLeft(game) || view.hint) return;
+  if (!(HINT_LEVELS >> game.who[1] & 1)) return view.say(text::COACH_NO_HINT);
+  if (stockLeft(game)) return view.say(text::COACH_LATER);
+  if (view.hint) return;
   setThinkHook(thinkFrame);
   if (coachBest(game) != NO_CARD) view.markHint(game);
   setThinkHook(nullptr);
   afterSearch();
+}
+#endif
+
+#if WHIST_FX
+// What the opponent says as a trick is taken (persona.trick_moment, slam_moment): its slam or the
+// player's at the hand's end, stage 2 beginning, a big face-up card taken (a queen or higher), a trick won
+// by a trump on a card of another suit; its words show once the trick's winner is framed.
+void speakOf(uint8_t r) {
+  static_assert(text::MOMENT_RUFFED == text::MOMENT_RUFFS + 16 && text::MOMENT_BIG_LOST == text::MOMENT_BIG_WON + 16 &&
+                    text::MOMENT_YOUR_SLAM == text::MOMENT_SLAM + 16,
+                "the player's side of a moment is the opponent's, two lines on (persona.MOMENTS)");
+  const Trick& t = game.last;
+  uint8_t m, v[4];
+  if (r & HAND_DONE) {
+    if (handReason(game, v) != REASON_SLAM) return;
+    m = text::MOMENT_SLAM;  // the slam's side took the last trick too
+  } else if (game.trickNo == handSize(game)) {
+    return say(text::MOMENT_STAGE2);
+  } else if (t.take != NO_CARD && rankOf(t.take) >= text::BIG_RANK) {
+    m = text::MOMENT_BIG_WON;
+  } else if (t.winner != t.leader && suitOf(t.follow) != suitOf(t.lead)) {  // the follower trumped
+    m = text::MOMENT_RUFFS;
+  } else {
+    return;
+  }
+  say(text::Moment(m + (t.winner ? 0 : 16)));
 }
 #endif
 
@@ -234,12 +272,7 @@ void playCard(uint8_t c) {
     }
   }
 #if WHIST_FX
-  if (screen == TABLE) {  // after the trick's pace: stage 2 begins, or the hand ends with a slam or the game
-    uint8_t v[4];
-    if (game.winner == 0 || game.winner == 1) say(game.winner ? text::MOMENT_WON : text::MOMENT_LOST);
-    else if ((r & HAND_DONE) && handReason(game, v) == REASON_SLAM && game.points[1]) say(text::MOMENT_SLAM);
-    else if ((r & TRICK_DONE) && game.trickNo == handSize(game)) say(text::MOMENT_STAGE2);
-  }
+  if ((r & TRICK_DONE) && screen == TABLE) speakOf(r);
 #endif
   if ((r & HAND_DONE) && screen == TABLE) {
     hidden = false;
@@ -272,12 +305,6 @@ void stepTable() {
   }
   if (wait) wait--;  // the computer's pause, within a finished trick's pace if one is on show
   if (view.step()) return;
-#if WHIST_FX
-  if (view.voiceT) {  // the opponent speaks: play waits (a press ends it: keepPresses)
-    view.voiceT--;
-    return;
-  }
-#endif
   if (view.handOver) {
     uint8_t v[4];
     if (handReason(game, v) == REASON_SLAM) sound::play(SND_WIN);  // a slam's fanfare
@@ -419,11 +446,33 @@ void pollSerial() {
   if (replies::full() || !usb::waiting()) answer(replies::take());
 }
 
+// Power-on: the splash (the FX edition's, from the chip: a card turned over), then the title's fan of
+// cards dealt in from its left. Any button leaves for the menu at once, as ever from the title.
+#if WHIST_FX
+constexpr uint8_t SPLASH_STEP = 5, SPLASH = (sprites::SPLASH_FRAMES - 1) * SPLASH_STEP + 35;
+#else
+constexpr uint8_t SPLASH = 0;
+#endif
+constexpr uint8_t FAN = 16, FAN_X = 81;  // frames, and where title.png's fan of cards starts
+uint8_t intro = SPLASH + FAN;  // frames left of the power-on's splash and fan
+
 void stepTitle() {
   static_assert(sprites::TITLE_BYTES == sizeof hw::frame, "the title fills the screen");
-  sprites::unpack(sprites::title, hw::frame, sprites::TITLE_BYTES);
+  if (intro) intro--;
+  sprites::Bitmap art = sprites::title;
+#if WHIST_FX
+  static_assert(sprites::SPLASH_FRAME_BYTES == sprites::TITLE_BYTES, "the splash's frames fill the screen too");
+  if (intro >= FAN) {
+    uint8_t f = (SPLASH + FAN - 1 - intro) / SPLASH_STEP;
+    if (f >= sprites::SPLASH_FRAMES) f = sprites::SPLASH_FRAMES - 1;
+    art = sprites::splash + f * sprites::SPLASH_FRAME_BYTES;
+  }
+#endif
+  sprites::unpack(art, hw::frame, sprites::TITLE_BYTES);
+  if (intro && intro < FAN) gfx::fillRect(FAN_X + (FAN - intro) * 3, 32, hw::WIDTH, 32, gfx::BLACK);  // the fan dealt in from its left
   if (buttons::state()) idle = 0;
   if (buttons::justPressed(0xFF)) {
+    intro = 0;
     toMenu();
   } else if (++idle >= DEMO_IDLE) {
     idle = 0;
@@ -440,19 +489,29 @@ void stepTitle() {
 // same state give the same cards and leave the same random stream). Never its
 // last trick, which would end the hand. The trace stays held back (`hidden`).
 // The searches take a while at Hard (about 0.3 s a stage-1 card): meanwhile
-// the top line says the computer is thinking, over the menu (aiMove).
+// the screen is the resume's own page, its top line "Resuming hand 2, trick
+// 18..." counting up (drawn by the searches' think hook, which keeps presses),
+// and the table follows at once.
 void resume() {
   deal();
   toTable(TABLE);
+  view.dealT = 0;  // the hand is not dealt again before the player's eyes
+  view.resuming = true;  // its own page: the top line alone (aiMove's think hook redraws it)
+  afterSearch();  // a cleared frame
+  view.drawMessage(game);
+  hw::display();
   for (uint8_t last = 2 * handSize(game) - 1;;) {
     while (turn(game)) play(game, aiMove());
     uint8_t c = prefs::loggedCard(game);
     if (game.trickNo == last || c >= MAX_CARDS || !isLegal(game, c)) break;
     play(game, c);
   }
+  view.resuming = false;
 #if WHIST_FX
   if (game.trickNo) view.voiceT = 0;  // no greeting for a hand resumed after its start
 #endif
+  afterSearch();
+  view.draw(game);  // loop() shows the table in this frame: nothing of the page or the search is left
 }
 
 void stepMenu() {
@@ -585,7 +644,7 @@ void loop() {
         bool more = table::drawCoach(game, coach, coachPage - 1);
         if (buttons::justPressed(buttons::DOWN)) coachPage = more ? coachPage + 1 : 0;
       } else {
-        table::drawHandEnd(game);
+        table::drawHandEnd(game, coach);
         if (buttons::justPressed(buttons::DOWN)) coachPage = 1;
       }
 #else

@@ -82,11 +82,9 @@ void blit(int8_t x, int8_t y, sprites::Bitmap bmp, sprites::Bitmap mask, uint8_t
 // x and y within blit's int8_t.
 static_assert(sprites::FONT_H <= 8, "glyphs must fit one page");
 
-// The characters of s in RAM, or of packed text `id` (text.h) when s is null.
-int16_t textRun(int16_t x, int16_t y, const char* s, uint8_t id, Color c) {
-  text::Reader r;
-  if (!s) text::open(r, id);
-  for (char ch; (ch = s ? *s++ : text::next(r)); x += CHAR_W) {
+// The characters of s in RAM, or of the text `r` reads (text.h) when s is null.
+int16_t textRun(int16_t x, int16_t y, const char* s, text::Reader* r, Color c) {
+  for (char ch; (ch = s ? *s++ : text::next(*r)); x += CHAR_W) {
     if (x > -sprites::FONT_W && x < hw::WIDTH && y > -8 && y < hw::HEIGHT)
       blit(x, y, sprites::font + sprites::glyph(ch) * sprites::FONT_FRAME_BYTES, sprites::Bitmap(), sprites::FONT_W, 8, c);
   }
@@ -143,9 +141,15 @@ void sprite(int8_t x, int8_t y, sprites::Bitmap bmp, sprites::Bitmap mask, uint8
   blit(x, y, bmp, mask, w, h, WHITE);
 }
 
-int16_t text(int16_t x, int16_t y, const char* s, Color c) { return textRun(x, y, s, 0, c); }
+int16_t text(int16_t x, int16_t y, const char* s, Color c) { return textRun(x, y, s, nullptr, c); }
 
-uint8_t textId(uint8_t x, int8_t y, uint8_t id, Color c) { return textRun(x, y, nullptr, id, c); }
+uint8_t textId(uint8_t x, int8_t y, uint8_t id, Color c) {
+  text::Reader r;
+  text::open(r, id);
+  return textRun(x, y, nullptr, &r, c);
+}
+
+uint8_t textFrom(uint8_t x, int8_t y, text::Reader& r, Color c) { return textRun(x, y, nullptr, &r, c); }
 
 uint8_t number(uint8_t x, int8_t y, uint32_t n, Color c) {
   char buf[11];

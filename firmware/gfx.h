@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "sprites.h"
+#include "text.h"
 
 namespace gfx {
 
@@ -40,6 +41,8 @@ void sprite(int8_t x, int8_t y, sprites::Bitmap bmp, sprites::Bitmap mask, uint8
 int16_t text(int16_t x, int16_t y, const char* s, Color c = WHITE);
 // Packed text `id` (text.h: the labels, titles and pages, which the generator packs).
 uint8_t textId(uint8_t x, int8_t y, uint8_t id, Color c = WHITE);
+// The rest of the text `r` reads (text::open, or the FX edition's text::openVoice).
+uint8_t textFrom(uint8_t x, int8_t y, text::Reader& r, Color c = WHITE);
 uint8_t number(uint8_t x, int8_t y, uint32_t n, Color c = WHITE);
 // Highlighted text: black on a white box one pixel larger on each side.
 int16_t textInverted(int16_t x, int16_t y, const char* s);

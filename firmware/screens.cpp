@@ -24,6 +24,7 @@ constexpr uint8_t TEXT_ROWS = (64 - TOP) / ROW_H;
 constexpr uint8_t LINE_CHARS = 32;
 
 uint8_t cursor, scroll, count;
+uint8_t pages;  // page(): how many the open text screen has (0: not counted yet)
 uint8_t lastItem = 0xFF;  // the main menu's last choice (none yet)
 bool confirm;  // stats: waiting for the reset to be confirmed
 uint8_t items[7];
@@ -67,6 +68,7 @@ uint8_t lines(const uint8_t* ids, uint8_t n, uint8_t first) {
   uint8_t line = 0;
   for (uint8_t t = 0; t < n; t++) {
     line = (line + TEXT_ROWS - 1) / TEXT_ROWS * TEXT_ROWS;  // a text starts a page
+    if (line >= uint16_t(first) + TEXT_ROWS) break;  // the texts after the rows drawn: not read
     text::Reader r;
     text::open(r, ids[t]);
     uint8_t i = 0;
@@ -90,7 +92,8 @@ uint8_t lines(const uint8_t* ids, uint8_t n, uint8_t first) {
 // Text in pages, one press a page (`scroll` is the page): A, DOWN or RIGHT
 // the next (A leaves from the last), UP or LEFT the one before, B leaves.
 uint8_t page(uint8_t title, const uint8_t* ids, uint8_t n) {
-  uint8_t pages = (lines(ids, n, 0xFF) + TEXT_ROWS - 1) / TEXT_ROWS;
+  // Counted once a screen: reading every text takes longer than a frame on the FX edition's chip.
+  if (!pages) pages = (lines(ids, n, 0xFF) + TEXT_ROWS - 1) / TEXT_ROWS;
   int8_t d = vertical() + horizontal();
   if (buttons::justPressed(buttons::A)) {
     if (scroll + 1 == pages) return BACK;
@@ -136,7 +139,7 @@ uint8_t menu() {
 
 void openList(uint8_t first) {
   cursor = first;
-  scroll = 0;
+  scroll = pages = 0;
   confirm = false;
 }
 
@@ -223,8 +226,12 @@ uint8_t stats() {
 
 uint8_t rules() {
   const uint8_t ids[] = {text::RULES, text::help(prefs::value(prefs::OPT_SCORING), prefs::value(prefs::OPT_GAME)),
-                         text::CONTROLS};
-  return page(text::HOW_TO_PLAY, ids, 3);
+                         text::CONTROLS,
+#if WHIST_FX
+                         text::HINTS,  // the coach's page: its DOWN
+#endif
+  };
+  return page(text::HOW_TO_PLAY, ids, sizeof ids);
 }
 
 uint8_t credits() {

@@ -26,10 +26,18 @@ constexpr int8_t HAND_Y = 40, RAISED_Y = 35, ARMED_Y = 32, LOWERED_Y = 45;
 // shorter beat and hold (the answer is still seen on its own) and no slide
 constexpr uint8_t BEAT = 20, HOLD = 90, SLIDE = 32, BEAT_FAST = 8, HOLD_FAST = 30, FRESH = 60;
 constexpr uint8_t CARD_W = sprites::CARD_FACE_W;
+constexpr uint8_t DEAL_SHIFT = 2;  // 1 << DEAL_SHIFT frames between two of seat 0's cards as they are dealt
+#if WHIST_FX
+// The panel: each side's name (inverted on its turn), tricks and points, then the opponent's portrait at
+// the right edge (its mood as the classic edition's face); the trick's cards overlap, the right one on top.
+constexpr uint8_t NAME_X = 74, TRICKS_X = 87, POINTS_X = 97, PORTRAIT_X = 104;
+int8_t trickX(uint8_t seat) { return seat ? 57 : 47; }
+#else
 // The panel: the opponent's face, then each side's name (inverted on its turn), tricks and points.
 constexpr uint8_t FACE_X = 85, NAME_X = 96, TRICKS_X = 109, POINTS_X = 121;
 // Seat 0's card in the trick down and left, seat 1's up and right.
 int8_t trickX(uint8_t seat) { return seat ? 66 : 48; }
+#endif
 int8_t trickY(uint8_t seat) { return seat ? 9 : 12; }  // seat 1's frame from y 8: below the top line's page
 
 // Seat 0's cards in display order (suits by style, high ranks first), but
@@ -57,17 +65,28 @@ void suitLarge(int8_t x, int8_t y, uint8_t suit, gfx::Color c) {
 
 bool human(const Game& g) { return g.who[0] == PLAYER_HUMAN; }
 
-// The opponent's moods, in the order of face.png's frames.
+// The opponent's moods, in the order of face.png's frames (and of each opponent's row of portraits.png).
 enum Mood : uint8_t { NEUTRAL, BLINKING, THINKING, PLEASED, SULKING, TRIUMPHANT };
 
+#if WHIST_FX
+// The FX edition's face is the opponent's portrait in that mood.
+void face(int8_t x, int8_t y, uint8_t level, uint8_t mood) {
+  gfx::bitmap(x, y, sprites::portraits + (level * 6 + mood) * sprites::PORTRAITS_FRAME_BYTES, sprites::PORTRAITS_W,
+              sprites::PORTRAITS_H);
+}
+#define FACE(x, y, g, mood) face(x, y, (g).who[1], mood)
+#else
 void face(int8_t x, int8_t y, uint8_t mood) {
   gfx::bitmap(x, y, sprites::face + mood * sprites::FACE_FRAME_BYTES, sprites::FACE_W, sprites::FACE_H);
 }
+#define FACE(x, y, g, mood) face(x, y, mood)
+#endif
 
-// At the table: pleased or sulking while the trick it took or lost is on show, thinking on its turn,
-// else neutral, blinking for a tenth of a second every four.
+// At the table: pleased or sulking once the trick it took or lost is framed (not while the answer is on
+// show alone: that would tell the result early), thinking on its turn, else neutral, blinking for a
+// tenth of a second every four.
 uint8_t tableMood(const Game& g, const View& v) {
-  if (v.trickT) return g.last.winner ? PLEASED : SULKING;
+  if (v.trickT) return v.beat() ? NEUTRAL : g.last.winner ? PLEASED : SULKING;
   if (!v.handOver && turn(g) == 1) return THINKING;
   return (hw::frameCount & 255) < 6 ? BLINKING : NEUTRAL;
 }
@@ -81,39 +100,71 @@ uint8_t seatName(const Game& g, uint8_t seat) {
 
 // Text `id` from (x0, y), each "#n" in it the number v[n] (the engine's reason and notice lines);
 // in the FX edition a new line goes on the next row (the opponents' words).
-void filled(uint8_t x0, int8_t y, uint8_t id, const uint8_t* v) {
+uint8_t filled(uint8_t x0, int8_t y, uint8_t id, const uint8_t* v) {
   text::Reader r;
   text::open(r, id);
   uint8_t x = x0;
   for (char c; (c = text::next(r));) {
     if (c == '#') {
       x = gfx::number(x, y, v[text::next(r) - '0']);
-#if WHIST_FX
-    } else if (c == '\n') {
-      x = x0;
-      y += 7;
-#endif
     } else {
       char s[2] = {c, 0};
       x = gfx::text(x, y, s);
     }
   }
+  return x;
 }
+
+#if WHIST_FX
+}  // namespace
+
+__attribute__((noinline)) uint8_t line(const Game& g, text::Moment m) {  // one copy of text::voice (size report)
+  return text::voice(g.who[1], m, g.seed, g.handNo + g.trickNo);
+}
+
+namespace {
+// The opponent's words, voice `voice`: black on a white box, the text ending at x (`centre`: centred on
+// x), its first row at y.
+void speech(uint8_t voice, uint8_t x, int8_t y, bool centre) {
+  text::Reader r;
+  text::openVoice(r, voice);
+  uint8_t w = 0;
+  while (text::next(r)) w += gfx::CHAR_W;
+  text::openVoice(r, voice);
+  x -= centre ? w / 2 : w;
+  gfx::fillRect(x - 2, y - 1, w + 3, 7);
+  gfx::textFrom(x, y, r, gfx::BLACK);
+}
+
+// The bubble on the top line at its right, its tail towards the portrait.
+void bubble(uint8_t voice) {
+  speech(voice, PORTRAIT_X - 3, 1, false);
+  gfx::fillRect(PORTRAIT_X - 3, 4, 2, 2);
+  gfx::pixel(PORTRAIT_X - 1, 6);
+}
+#endif
 
 void message(const Game& g, const View& v) {
   if (v.demo) {  // the title's demo says so, right of the messages (at most 27 characters)
     gfx::fillRect(109, 0, 19, 6);
     gfx::textId(111, 0, text::DEMO, gfx::BLACK);
   }
-  uint8_t msg;
-  uint8_t x = 0;
-  if (v.review) {
+  static_assert(text::YOU == 0, "no message is text 0");
+  uint8_t msg = 0, x;  // 0: the text from x on is followed by moving dots
+  if (v.resuming) {  // Continue's page: "Resuming hand 2, trick 18...", the trick counting up
+    uint8_t n[2] = {uint8_t(g.handNo), uint8_t(g.trickNo + 1)};
+    x = filled(0, 0, text::RESUMING, n);
+  } else if (v.review) {
     msg = text::LAST_TRICK;
   } else if (v.note) {
-    msg = text::FOLLOW_SUIT;
 #if WHIST_FX
+    msg = v.noteId;
+  } else if (v.speaking()) {
+    return bubble(v.voice);
   } else if (v.hint) {
     msg = text::COACH_HINT;
+#else
+    msg = text::FOLLOW_SUIT;
 #endif
   } else if (v.trickT) {  // the winner, while it is framed (the face-up card slides through this line)
     if (!v.showing() || v.beat()) return;
@@ -121,14 +172,18 @@ void message(const Game& g, const View& v) {
   } else if (v.handOver) {
     msg = text::HAND_OVER;
   } else if (!human(g) || turn(g) != 0) {  // before a stage's notice: its first decision is the longest
-    x = gfx::textId(0, 0, seatName(g, turn(g)));
-    x = gfx::textId(x, 0, text::IS_THINKING);
-    for (uint8_t n = hw::frameCount >> 4 & 3; n--;) x = gfx::textId(x, 0, text::DOT);  // the dots move while it searches
-    return;
+    x = gfx::textId(gfx::textId(0, 0, seatName(g, turn(g))), 0, text::IS_THINKING);
   } else if (!stockLeft(g) && g.trickNo == handSize(g)) {  // the notices show on the player's first turn of a stage
-    uint8_t n[2];  // which tricks score, from the engine: "Stage 2: 13 tricks score, over 6"
-    filled(0, 0, text::notice(stage2Notice(g, n)), n);
-    return;
+#if WHIST_FX
+    if (v.tip && (hw::frameCount & 64)) {  // the coach's tip, once after power-on, in turn with the notice
+      msg = text::COACH_TIP;
+    } else
+#endif
+    {
+      uint8_t n[2];  // which tricks score, from the engine: "Stage 2: 13 tricks score, over 6"
+      filled(0, 0, text::notice(stage2Notice(g, n)), n);
+      return;
+    }
   } else if (g.trickNo == 0) {
     msg = g.mode == MODE_LOW ? text::LOW_HAND : text::STAGE1;
   } else if (v.armed) {
@@ -136,19 +191,25 @@ void message(const Game& g, const View& v) {
   } else {
     msg = g.lead == NO_CARD ? text::YOUR_LEAD : text::YOUR_TURN;
   }
-  gfx::textId(x, 0, msg);
+  if (msg) return (void)gfx::textId(0, 0, msg);
+  for (uint8_t n = hw::frameCount >> 4 & 3; n--;) x = gfx::textId(x, 0, text::DOT);  // dots that move while it searches
 }
 
 // The opponent's face; each side's name (inverted on its turn), tricks ("Tk":
 // all of them, when every trick scores; else "S1" / "S2": this stage's) and
-// total points.
+// total points; while a trick's answer is on show alone, as they were before it.
 void panel(const Game& g, const View& v) {
   bool all = countsStage1(g);
   uint8_t stage = g.trickNo - (v.trickT != 0) >= handSize(g);  // 1 in stage 2, once stage 1's last trick is off
   static_assert(text::S2 == text::S1 + 1, "the stages' headers in order");
   gfx::textId(TRICKS_X, 8, all ? text::TK : text::S1 + stage);
   gfx::textId(POINTS_X, 8, text::PT);
-  face(FACE_X, 8, tableMood(g, v));
+#if WHIST_FX
+  FACE(PORTRAIT_X, 8, g, tableMood(g, v));
+#else
+  FACE(FACE_X, 8, g, tableMood(g, v));
+#endif
+  bool before = v.beat();
   for (uint8_t row = 0; row < 2; row++) {
     uint8_t seat = 1 - row;
     int8_t y = 14 + row * 7;
@@ -156,8 +217,13 @@ void panel(const Game& g, const View& v) {
     if (!v.handOver && !v.trickT && turn(g) == seat) gfx::fillRect(NAME_X - 1, y - 1, 13, 7, gfx::INVERT);
     uint8_t n = g.won[stage][seat];
     if (all) n = g.won[0][seat] + g.won[1][seat];
+    uint16_t total = g.total[seat];
+    if (before) {
+      n -= g.last.winner == seat;
+      if (v.handOver) total -= g.points[seat];
+    }
     gfx::number(TRICKS_X, y, n);
-    gfx::number(POINTS_X, y, g.total[seat]);
+    gfx::number(POINTS_X, y, total);
   }
 }
 
@@ -201,10 +267,16 @@ void View::played(const Game& g, uint8_t r, bool fast) {
 }
 
 bool View::step() {
+  if (dealT) {
+    if (!--dealT) pulse = 24;  // dealt: the trump turns up, flashing
+    return true;
+  }
   if (!trickT) return false;
   trickT--;
   return true;
 }
+
+void View::deal(const Game& g) { dealT = handSize(g) << DEAL_SHIFT; }  // seat 0 holds a whole hand
 
 void View::aim(const Game& g) {
   uint8_t hand[MAX_HAND + 1];
@@ -253,19 +325,24 @@ void View::drawMessage(const Game& g) const {
 
 void View::draw(const Game& g) {
   drawn = true;
+#if WHIST_FX
+  if (speaking()) voiceT--;
+#endif
   message(g, *this);
   // stock, face-up card, trump (flashing after a trump shows up)
   // while a stage-1 trick is on show, the stock as it was before it
   bool before = showing() && g.last.take != NO_CARD;
   uint8_t up = before ? g.last.take : upcard(g);
   uint8_t left = stockLeft(g) + (before ? 2 : 0);
-  if (up != NO_CARD) {
+  if (dealT) {  // the pack, the trump not yet turned up
+    drawBack(0, 8);
+  } else if (up != NO_CARD) {
     if (left > 1) drawBack(0, 8);
     drawCard(3, 10, up);
     gfx::textId(gfx::number(20, 27, left), 27, text::LEFT);
   }
   gfx::rect(20, 8, 11, 12);
-  suitLarge(22, 10, g.trump, gfx::WHITE);
+  if (!dealT) suitLarge(22, 10, g.trump, gfx::WHITE);
   if (pulse) {
     pulse--;
     if (pulse & 4) gfx::fillRect(20, 8, 11, 12, gfx::INVERT);
@@ -281,11 +358,9 @@ void View::draw(const Game& g) {
   } else if (g.lead != NO_CARD) {
     cards[g.leader] = g.lead;
   }
-  for (uint8_t seat = 2; seat--;)
+  for (uint8_t seat = 0; seat < 2; seat++) {  // seat 1's on top where they overlap (the FX edition)
     if (cards[seat] != NO_CARD) drawCard(trickX(seat), trickY(seat), cards[seat]);
-  if (done && !beat()) {  // the winner's card framed
-    uint8_t w = g.last.winner;
-    gfx::rect(trickX(w) - 1, trickY(w) - 1, 18, 26);
+    if (done && !beat() && g.last.winner == seat) gfx::rect(trickX(seat) - 1, trickY(seat) - 1, 18, 26);  // the winner framed
   }
   if (trickT && !showing()) {  // the face-up card on its way: up off the screen to the computer, or down into the hand
     static_assert(SLIDE == 32, "a pixel a frame from the stock's y 10 to y -21 or to the hand's y 41");
@@ -299,7 +374,7 @@ void View::draw(const Game& g) {
   static_assert(MAX_HAND <= 13 && (128 - CARD_W) / 12 == 9, "13 cards 9 apart fit the screen, 12 or fewer 10 apart");
   uint8_t step = n > 12 ? 9 : 10;
   int8_t x = (128 - CARD_W - step * (n - 1)) / 2;
-  bool myTurn = human(g) && turn(g) == 0 && !trickT && !handOver;
+  bool myTurn = human(g) && turn(g) == 0 && !trickT && !dealT && !handOver;
   // must follow suit: the cards that may not be played are lowered
   bool follow = myTurn && g.lead != NO_CARD && g.hand[0][suitOf(g.lead)];
   int8_t shake = 0;
@@ -309,6 +384,7 @@ void View::draw(const Game& g) {
   }
   if (note) note--;
   if (freshT && !trickT) freshT--;
+  n -= (dealT + (1 << DEAL_SHIFT) - 1) >> DEAL_SHIFT;  // the cards dealt so far, each in its place
   for (uint8_t i = 0; i < n; i++, x += step) {
     uint8_t c = hand[i];
     bool sel = myTurn && i == selected;
@@ -321,27 +397,25 @@ void View::draw(const Game& g) {
     if (freshT && c == fresh) gfx::fillRect(x + 1, y + 1, 7, 15, gfx::INVERT);  // the card just drawn: its corner inverted
 #endif
   }
-#if WHIST_FX
-  if (speaking()) {  // over the table's middle, the hand still in sight: the portrait, a bubble pointing at it
-    gfx::fillRect(0, 8, 128, 26, gfx::BLACK);
-    gfx::bitmap(1, 9, sprites::portraits + g.who[1] * sprites::PORTRAITS_FRAME_BYTES, sprites::PORTRAITS_W,
-                sprites::PORTRAITS_H);
-    gfx::rect(29, 8, 99, 25);
-    gfx::fillRect(26, 15, 4, 3);  // the bubble's tail
-    filled(32, 10, voice, nullptr);
-  }
-#endif
 }
 
 // Who won the hand and by how much, each stage's tricks, the tricks that
-// counted, points and totals, and what the buttons do next.
+// counted, points and totals, and what the buttons do next. The FX edition's
+// rows are closer, to make room for the coach's line.
+#if WHIST_FX
+constexpr int8_t ROWS_Y = 15, ROW_H = 6, REASON_Y = 46;
+void drawHandEnd(const Game& g, const Coach& coach) {
+#else
+constexpr int8_t ROWS_Y = 16, ROW_H = 7, REASON_Y = 51;
 void drawHandEnd(const Game& g) {
-  // "Hand 2: You scored 3 points" / "Hand 2: no points"
+#endif
+  // "Hand 2: You scored 3 points" / "Hand 2: Reg scored 1 point" / "Hand 2: no points"
   uint8_t w = g.points[0] ? 0 : 1;
   uint8_t x = gfx::number(gfx::textId(0, 0, text::HAND), 0, g.handNo);
   if (g.points[w]) {
     x = gfx::textId(gfx::textId(x, 0, text::COLON), 0, seatName(g, w));
-    gfx::textId(gfx::number(gfx::textId(x, 0, text::SCORED), 0, g.points[w]), 0, text::POINTS);
+    gfx::textId(gfx::number(gfx::textId(x, 0, text::SCORED), 0, g.points[w]), 0,
+                g.points[w] == 1 ? text::POINT : text::POINTS);
   } else {
     gfx::textId(x, 0, text::NO_POINTS);
   }
@@ -350,7 +424,7 @@ void drawHandEnd(const Game& g) {
   gfx::textId(84, 9, seatName(g, 1));
   bool all = countsStage1(g);
   for (uint8_t row = 0; row < 5; row++) {
-    int8_t y = 16 + row * 7;
+    int8_t y = ROWS_Y + row * ROW_H;
     gfx::textId(0, y, text::SCORE_STAGE1 + row);
     for (uint8_t seat = 0; seat < 2; seat++) {
       uint16_t v = row < 2 ? g.won[row][seat]
@@ -362,20 +436,32 @@ void drawHandEnd(const Game& g) {
   // why: "9 tricks: 3 over 6", "SLAM: 13 tricks = 10 points" (the engine's words and numbers)
   uint8_t v[4];
   uint8_t kind = handReason(g, v);
-  filled(0, 51, text::reason(kind), v);
+  filled(0, REASON_Y, text::reason(kind), v);
   if (kind == REASON_SLAM) gfx::fillRect(0, 0, 128, 7, gfx::INVERT);  // the title a banner
   // the opponent: triumphant on its slam or its game, pleased with its points, sulking over the player's
-  face(110, 9, g.points[1] ? (kind == REASON_SLAM || g.winner == 1 ? TRIUMPHANT : PLEASED)
-               : g.points[0] ? SULKING : NEUTRAL);
+  uint8_t mood = g.points[1] ? (kind == REASON_SLAM || g.winner == 1 ? TRIUMPHANT : PLEASED) : g.points[0] ? SULKING : NEUTRAL;
+#if WHIST_FX
+  FACE(103, 9, g, mood);  // (the game's winner: on the next page, "A: the result")
+#else
+  FACE(110, 9, g, mood);
   if (g.winner == 0 || g.winner == 1) {  // the game's winner, beside the table
     gfx::bitmap(108, 22, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
     gfx::textId(110, 40, seatName(g, g.winner));
   }
-#if WHIST_FX
-  gfx::textId(0, 58, g.winner == NO_WINNER ? text::COACH_NEXT_HAND : text::COACH_THE_RESULT);  // DOWN: the coach's page
-#else
-  gfx::textId(0, 58, g.winner == NO_WINNER ? text::NEXT_HAND : text::THE_RESULT);
 #endif
+#if WHIST_FX
+  // the coach: what the stage-2 cards cost, "1 card cost you a trick (DOWN)", or a perfect stage 2
+  uint8_t n[2] = {0, 0};  // cards that lost tricks, the tricks they lost
+  bool judgedAll = true;
+  for (uint8_t k = 0; k < handSize(g); k++) {
+    uint8_t e = coach.judged[k];
+    if (e == COACH_UNJUDGED) judgedAll = false;
+    else if (e != COACH_KEPT) n[0]++, n[1] += (e >> 6) + 1;
+  }
+  if (n[0]) filled(0, 52, n[0] > 1 ? text::COACH_COST_N : n[1] > 1 ? text::COACH_COST_ONE_N : text::COACH_COST_ONE, n);
+  else if (judgedAll) gfx::textId(0, 52, text::COACH_PERFECT);
+#endif
+  gfx::textId(0, 58, g.winner == NO_WINNER ? text::NEXT_HAND : text::THE_RESULT);
 }
 
 #if WHIST_FX
@@ -390,12 +476,12 @@ uint8_t cardGlyphs(uint8_t x, int8_t y, uint8_t card) {
 }
 }  // namespace
 
-bool drawCoach(const Game& g, const uint8_t* coach, uint8_t page) {
+bool drawCoach(const Game& g, const Coach& coach, uint8_t page) {
   gfx::textId(0, 0, text::COACH_TITLE);
   gfx::hline(0, 7, 128);
   uint8_t n = handSize(g), shown = 0, first = page * COACH_LINES;
   for (uint8_t k = 0; k < n; k++) {
-    uint8_t e = coach[k];
+    uint8_t e = coach.judged[k];
     if (e == COACH_KEPT) continue;
     uint8_t row = shown++ - first;  // wraps round above the page's first line: not drawn
     if (row >= COACH_LINES) continue;
@@ -405,8 +491,12 @@ bool drawCoach(const Game& g, const uint8_t* coach, uint8_t page) {
       gfx::textId(x, y, text::COACH_UNJUDGED);
       continue;
     }
-    x = gfx::textId(cardGlyphs(x, y, g.cards[2 * (n + k) + !(e & COACH_LED)]), y, text::COACH_LOST);
-    gfx::textId(cardGlyphs(x, y, e & ~COACH_LED), y, text::COACH_KEPT);
+    // "2C lost, 8H kept it", or for more than one trick "2C lost 2, best 8H"
+    uint8_t lost = (e >> 6) + 1;
+    x = cardGlyphs(x, y, g.cards[2 * (n + k) + !(coach.led >> k & 1)]);
+    x = filled(x, y, lost > 1 ? text::COACH_LOST_MORE : text::COACH_LOST, &lost);
+    x = cardGlyphs(x, y, e & 63);
+    if (lost == 1) gfx::textId(x, y, text::COACH_KEPT);
   }
   if (!shown) gfx::textId(0, 10, text::COACH_NONE);
   bool more = shown > first + COACH_LINES;
@@ -416,21 +506,41 @@ bool drawCoach(const Game& g, const uint8_t* coach, uint8_t page) {
 #endif
 
 void drawGameOver(const Game& g) {
-  // (only a game on the buttons ends here)
-  gfx::textId(0, 0, g.winner < 0 ? text::A_DRAW : g.winner ? text::COMPUTER_WINS : text::YOU_WIN);
+  // (only a game on the buttons ends here) "Reg wins", "You win the game!", "A draw!"
+  if (g.winner == 1) gfx::textId(gfx::textId(0, 0, seatName(g, 1)), 0, text::WINS);
+  else gfx::textId(0, 0, g.winner ? text::A_DRAW : text::YOU_WIN);
   gfx::hline(0, 7, 128);
   for (uint8_t seat = 0; seat < 2; seat++) {
     uint8_t x = 8 + seat * 88;  // the columns apart, the opponent's face and words between them
     gfx::textId(x, 12, seatName(g, seat));
     gfx::number(x, 20, g.total[seat]);
+#if WHIST_FX
+    if (g.winner == seat) gfx::bitmap(30 + seat * 48, 12, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);  // by the portrait
+#else
     if (g.winner == seat) gfx::bitmap(x, 28, sprites::trophy, sprites::TROPHY_W, sprites::TROPHY_H);
+#endif
   }
-  static_assert(text::GOT_ME == text::BEAT_YOU + 1 && text::CLOSE_GAME == text::BEAT_YOU + 2, "quips in order");
   uint8_t w = g.winner < 0 ? 2 : 1 - g.winner;  // 0: it won, 1: the player, 2: a draw
-  face(54, 12, w == 0 ? TRIUMPHANT : w == 1 ? SULKING : NEUTRAL);
+#if WHIST_FX
+  // its portrait, and a word in its bubble below (a draw: none)
+  FACE(52, 10, g, w == 0 ? TRIUMPHANT : w == 1 ? SULKING : NEUTRAL);
+  if (w < 2) {
+    speech(line(g, w ? text::MOMENT_LOST : text::MOMENT_WON), 64, 38, true);
+    gfx::fillRect(63, 34, 2, 3);  // the tail, up to the portrait
+  }
+#else
+  static_assert(text::GOT_ME == text::BEAT_YOU + 1 && text::CLOSE_GAME == text::BEAT_YOU + 2, "quips in order");
+  FACE(54, 12, g, w == 0 ? TRIUMPHANT : w == 1 ? SULKING : NEUTRAL);
   gfx::textId(38, 28, text::BEAT_YOU + w);
-  gfx::textId(0, 48, text::DEAL);
-  gfx::number(20, 48, g.seed);
+#endif
+  if (w == 1) {  // who is next, as Settings names it (persona.next_line)
+    uint8_t next = g.who[1] + 1;
+    if (next < NUM_PLAYER_KINDS) gfx::textId(gfx::textId(0, 48, text::NEXT_UP), 48, text::levelName(next));
+    else gfx::textId(0, 48, text::TOP_BEATEN);
+  } else {
+    gfx::textId(0, 48, text::DEAL);
+    gfx::number(20, 48, g.seed);
+  }
   gfx::textId(0, 58, text::REMATCH);
 }
 

@@ -2,7 +2,7 @@
 
 People would rather look than read. The table is drawn as firmware/table.cpp
 lays it out on the 128x64 screen (the stock and face-up card, the trump box,
-the trick in the middle, the tricks on the right under the opponent's face,
+the trick in the middle, the names and tricks on the right under the opponent's face,
 the hand along the bottom), from the same sprites in assets/ that the
 firmware is built from (:mod:`generator.codegen.sprites` reads and checks
 them). The screen is then enlarged, the card played framed in red and the
@@ -32,7 +32,7 @@ CAPTION = 40  # the caption's height under the enlarged screen
 # firmware/table.cpp's layout
 HAND_Y, RAISED_Y, LOWERED_Y = 40, 35, 45
 CARD_W, CARD_H = 16, 24
-TRICKS_X, PANEL_X = 104, 88
+FACE_X, PANEL_X, TRICKS_X = 85, 96, 109  # the face, the names, the tricks
 TRICK_AT = ((48, 12), (66, 9))  # the reviewed seat's card down and left, the other's up and right
 CHAR_W = 4
 PLAYED, BETTER = (220, 40, 40), (40, 180, 60)
@@ -118,8 +118,9 @@ def table(d: Decision, r: HandReview) -> tuple[Image.Image, dict[int, tuple[int,
     if d.lead >= 0:
         sc.card(*TRICK_AT[1], d.lead)
     sc.text(TRICKS_X, 8, w["S1"] if d.stage == 1 else w["S2"])
-    sc.bitmap(PANEL_X - 1, 8, "face", 0)
-    sc.text(PANEL_X, 21, w["YOU"] if seat_words.me == "you" else seat_words.me)
+    sc.bitmap(FACE_X, 8, "face", 0)
+    for y, word in ((14, seat_words.them), (21, seat_words.me)):  # the opponent's name above, as the table has it
+        sc.text(PANEL_X, y, w["YOU"] if word == "you" else word)
     sc.text(TRICKS_X, 14, str(d.tricks[1]))
     sc.text(TRICKS_X, 21, str(d.tricks[0]))
     cards = hand_order(d.hand, r.trump)

@@ -1,7 +1,7 @@
 """``whist review``: a hand's review as the player reads it, or as JSON.
 
 The words and card names are the device's and the terminal game's
-(``You``, ``Cpu``, ``10♥``; letters where the terminal cannot show the suit
+(``You``, the opponent's name, ``Reg``, ``10♥``; letters where the terminal cannot show the suit
 signs, and in the JSON), the hands sorted as the device shows them. What
 the review found comes from :mod:`generator.ai.review`.
 """
@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import textwrap
 
-from ..ai.players import HUMAN, LEVEL_NAMES
+from ..ai import persona
+from ..ai.players import FX_TWINS, HUMAN, LEVEL_NAMES
 from ..ai.estimate import AGAIN
 from ..ai.review import Decision, HandReview
 from ..ai.stage2 import Played
@@ -21,24 +22,26 @@ from .table import SUIT_WORDS, Table
 
 
 def level_title(name: str) -> str:
-    """A player as the device's menus name it (Master, Club...); the PC's own players by their names."""
-    return LEVEL_NAMES[name][0] if name in LEVEL_NAMES else name.capitalize()
+    """A player as the device's menus name it (Master, Club...; the FX edition's Master too); the PC's own
+    players by their names."""
+    level = next((p for p, twin in FX_TWINS.items() if twin == name), name)
+    return LEVEL_NAMES[level][0] if level in LEVEL_NAMES else name.capitalize()
 
 
 class Words:
-    """Who is who in a review, as the table says it: "you" and "Cpu" at a person's game, "P1" and "P2" in a
-    game of two computers (the demo's captions)."""
+    """Who is who in a review, as the table says it: "you" and the opponent's name ("Reg", persona.py) at a
+    person's game, "P1" and "P2" in a game of two computers (the demo's captions)."""
 
     def __init__(self, r: HandReview) -> None:
         seat, other = r.names
         if HUMAN in r.names:
-            self.me, self.them = ("you", "Cpu") if seat == HUMAN else ("Cpu", "you")
+            self.me, self.them = ("you", persona.name(other)) if seat == HUMAN else (persona.name(seat), "you")
         else:
             self.me, self.them = f"P{r.seat + 1}", f"P{2 - r.seat}"
         self.who = {self.me: seat, self.them: other}
 
     def named(self, word: str) -> str:
-        """The seat with its level: "you", "Cpu (Master)"."""
+        """The seat with its level: "you", "Max (Master)"."""
         name = self.who[word]
         return word if name == HUMAN else f"{word} ({level_title(name)})"
 
@@ -111,7 +114,7 @@ def stage2_line(t: Table, d: Decision, trump: int, low: bool) -> str:
 
 
 def trick_words(t: Table, w: Words, p: Played, seat: int) -> str:
-    """A trick of a line of play: "6♠ 8♥ (Cpu)", the card led first, who takes it in brackets."""
+    """A trick of a line of play: "6♠ 8♥ (Reg)", the card led first, who takes it in brackets."""
     return f"{t.card(p.lead)} {t.card(p.follow)} ({w.me if p.winner == seat else w.them})"
 
 
@@ -143,7 +146,7 @@ RANGE_MEANS = (f"(A range is where a new measurement over {AGAIN} fresh deals wo
 def result(w: Words, tricks: tuple[int, int] | None, points: tuple[int, int], verb: str = "scored") -> str:
     """Who scored what, as the scoreboard says it, with the counted tricks unless ``tricks`` is None."""
     score = f" ({plural(tricks[0], 'trick')} to {tricks[1]})" if tricks else ""
-    def said(who: str) -> str:  # "you score", "Cpu scores"
+    def said(who: str) -> str:  # "you score", "Reg scores"
         return verb[:-1] if who == "you" and verb.endswith("es") else verb
 
     if points[0]:
@@ -170,7 +173,7 @@ def text(r: HandReview, signs: bool, explain_range: bool = True) -> list[str]:
     t = Table(signs)
     w = Words(r)
     low = r.mode == LOW
-    against = level_title(r.names[1]) if w.me == "you" else w.named(w.them)
+    against = w.named(w.them)
     out = [f"Hand {r.number}, {w.named(w.me)} against {against}. Trumps: {t.suit(r.trump)} {SUIT_WORDS[r.trump]}."
            + (" Low hand: fewest tricks win." if low else ""),
            f"Result: {result(w, r.tricks, r.points)}."]
@@ -207,7 +210,7 @@ def text(r: HandReview, signs: bool, explain_range: bool = True) -> list[str]:
         me = "your" if w.me == "you" else f"{w.me}'s"
         out += wrap(f"Master with {me} cards: {result(w, r.duplicate.tricks, r.duplicate.points)}; "
                     f"as {w.me} played: {result(w, None, r.points)}. The same deal, but once Master's play "
-                    f"differs from {'yours' if w.me == 'you' else w.me + 's'}, the cards each side draws from the "
+                    f"differs from {'yours' if w.me == 'you' else me}, the cards each side draws from the "
                     "stock differ too.", "  ")
     elif r.no_duplicate != "not asked for":
         out.append(f"No replay with Master: {r.no_duplicate}.")

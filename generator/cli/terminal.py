@@ -3,7 +3,9 @@
 Cards are named as the device draws them (``10♥``, ``Q♠``; letters where the
 terminal cannot show the suit signs), the hand is sorted as on the device,
 only what the player could see at the table is shown, and every line fits in
-80 columns (tests/cli checks it).
+80 columns (tests/cli checks it). The opponent is named as on the device (Reg
+at Club) and says what the FX edition's says, at the same moments
+(generator/ai/persona.py).
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ from ..ai.players import FIRST_LEVEL, HUMAN, LEVEL_NAMES, make_player
 from ..ai.review import HandReview, Reviewer
 from ..ai.summary import Summary
 from ..engine.cards import CardError, suit_of
-from ..engine.display import DECK_TITLES, score_reason, scoring_help, scoring_title, stage2_notice
+from ..engine.display import DECK_TITLES, hand_reason, score_reason, scoring_help, scoring_title, stage2_notice
 from ..engine.game import play_hand
 from ..engine.prng import ai_rng
 from ..engine.rules import LOW, Variant, game_winner, hand_points
 from ..engine.state import HandState, Trick
 from ..engine.trace import PlayedHand
-from .review import summary_text, text
+from .review import plural, summary_text, text
 from .table import SUIT_WORDS, Table, can_show_signs
 
 # The device's levels by their player-facing names, weakest first; Expert is the PC's own.
@@ -65,15 +67,15 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
     goal = f"to {target} points" if target else "a single hand"
     echo(f"German Whist, deal number {seed}")
     echo(f"{DECK_TITLES[deck]}, scoring {scoring_title(variant.scoring, variant.deck)}, {goal}.")
-    name = persona.OPPONENTS.get(player)
-    echo(f"You play against {name} ({level.capitalize()}, {hint})." if name else
-         f"You play against {level.capitalize()} ({hint}).")
+    speaks = player in persona.OPPONENTS  # Expert, the PC's own, keeps quiet
+    name = persona.name(player)
+    echo(f"You play against {name} ({level.capitalize()}, {hint})." if speaks else
+         f"You play against {name} ({hint}).")
 
-    def says(moment: str) -> None:
-        """The device's opponent speaks as it does in the FX edition (Expert, the PC's own, keeps quiet)."""
-        if name:
-            words = persona.line(player, moment, seed, number).replace("\n", " ")
-            echo(f'{name}: "{words}"')
+    def says(moment: str | None, tricks: int = 0) -> None:
+        """The device's opponent speaks as it does in the FX edition, after ``tricks`` of the hand."""
+        if speaks and moment:
+            echo(f'{name}: "{persona.line(player, moment, seed, number, tricks)}"')
     echo("Type a card as it is shown (10H, QS or Q" + t.suit(0) + "); ? explains, q quits.")
 
     def header(state: HandState) -> None:
@@ -82,11 +84,10 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         echo()
         stage = obs.stage
         won = obs.tricks[stage - 1]
-        echo(f"Trick {obs.trick_number}, stage {stage}. Tricks this stage: you {won[0]}, Cpu {won[1]}.")
+        echo(f"Trick {obs.trick_number}, stage {stage}. Tricks this stage: you {won[0]}, {name} {won[1]}.")
         if obs.stock_left:
             echo(f"Face-up card: {t.card(obs.upcard)}, {obs.stock_left} left in the stock.")
         elif obs.trick_number == variant.deck.hand_size + 1:
-            says("stage2")
             echo(stage2_notice(variant.scoring, variant.deck, obs.mode) + ". No more drawing.")
 
     def choose(state: HandState, p: int) -> int:
@@ -95,7 +96,7 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
             header(state)
         if p == 1:
             c = ai.choose(obs, state.legal_mask())
-            echo(f"Cpu {'leads' if obs.lead < 0 else 'plays'} {t.card(c)}.")
+            echo(f"{name} {'leads' if obs.lead < 0 else 'plays'} {t.card(c)}.")
             return c
         legal = state.legal_mask()
 
@@ -134,10 +135,12 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
 
     def tell(trick: Trick) -> None:
         you = trick.winner == 0
-        echo(("You take" if you else "Cpu takes") + " the trick.")
+        echo(("You take" if you else f"{name} takes") + " the trick.")
         if trick.take >= 0:
-            got = f"you draw {t.card(trick.draw)}" if you is False else "Cpu draws a hidden card"
-            echo(f"{'You take' if you else 'Cpu takes'} {t.card(trick.take)}; {got}.")
+            got = f"you draw {t.card(trick.draw)}" if you is False else f"{name} draws a hidden card"
+            echo(f"{'You take' if you else f'{name} takes'} {t.card(trick.take)}; {got}.")
+        if trick.number < 2 * variant.deck.hand_size:  # the hand's last trick: a slam, said with the score
+            says(persona.trick_moment(trick, last[0].trump, variant.deck.hand_size), trick.number)
 
     last: list[HandState] = []
 
@@ -152,7 +155,7 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
         echo()
         echo(f"Hand {number}. Trumps: {t.suit(state.trump)} {SUIT_WORDS[state.trump]}.{mode}")
         echo("Stage 1: win a trick to take the face-up card.")
-        says("hand")
+        says(persona.hand_moment(number))
 
     coach = Coach(seed, variant, player, t.signs)
     try:
@@ -166,18 +169,22 @@ def run(seed: int | None, deck: int, scoring: str, target: int, level: str) -> N
             totals = (totals[0] + pts[0], totals[1] + pts[1])
             coach.played.append(PlayedHand(number, state, pts, totals))
             echo()
-            echo(f"Hand {number} over. Tricks that count: you {tricks[0]}, Cpu {tricks[1]}.")
+            echo(f"Hand {number} over. Tricks that count: you {tricks[0]}, {name} {tricks[1]}.")
             why = score_reason(variant.scoring, variant.deck, state.mode, tricks)
             if pts[0] or pts[1]:
-                echo(f"{'You score' if pts[0] else 'Cpu scores'} {max(pts)} points ({why}).")
+                echo(f"{'You score' if pts[0] else f'{name} scores'} {plural(max(pts), 'point')} ({why}).")
             else:
                 echo(f"No points this hand ({why}).")
-            echo(f"Total: you {totals[0]}, Cpu {totals[1]}.")
+            end = 2 * variant.deck.hand_size
+            says(persona.slam_moment(hand_reason(variant.scoring, variant.deck, state.mode, tricks)[0], pts), end)
+            echo(f"Total: you {totals[0]}, {name} {totals[1]}.")
             winner = game_winner(variant.target, totals)
             if winner is not None:
-                echo({-1: "A draw!", 0: "You win the game!", 1: "The computer wins the game."}[winner])
+                echo({-1: "A draw!", 0: "You win the game!", 1: f"{name} wins the game."}[winner])
                 if winner >= 0:
-                    says("won" if winner else "lost")
+                    says("won" if winner else "lost", end)
+                if winner == 0 and speaks:
+                    echo(persona.next_line(player))
                 if ask("Type r for a review of the hand, or press Enter (q quits)").lower() == "r":
                     coach.review()
                 return

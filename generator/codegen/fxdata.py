@@ -129,7 +129,7 @@ class Image:
 
 def build(assets_dir: Path, tables: bytes = b"") -> Image:
     """Lay out every text and sprite (checked as the classic edition checks them), then ``tables``."""
-    items = text.texts(assets_dir, fx=True)
+    items = text.texts(assets_dir, fx=True) + text.voice_texts()  # the voices numbered after the texts
     loaded = [sprites.load(spec, Path(assets_dir) / f"{spec.name}.png") for spec in sprites.SPECS]
     out = bytearray(2 * len(items))
     for i, (_, t) in enumerate(items):

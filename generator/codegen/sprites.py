@@ -71,8 +71,11 @@ SPECS = (
     Spec("trophy", (16, 16), (16, 16), doc="the winner's cup on the game-over screen"),
     Spec("face", (60, 10), (10, 10),
          doc="the opponent's face, one frame a mood: neutral, blinking, thinking, pleased, sulking, triumphant"),
-    Spec("portraits", (120, 24), (24, 24), fx_only=True,
-         doc="each opponent's portrait beside its words, in the device's level order (persona.OPPONENTS)"),
+    Spec("splash", (128, 384), (128, 64), fx_only=True,
+         doc="the FX edition's splash at power-on, a frame at a time: a card turned over, the game's name under it"),
+    Spec("portraits", (144, 120), (24, 24), fx_only=True,
+         doc="each opponent's portrait at the table, a row each in the device's level order (persona.OPPONENTS), "
+             "a frame a mood as face.png's"),
 )
 CLASSIC_SPECS = tuple(s for s in SPECS if not s.fx_only)
 

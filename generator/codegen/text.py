@@ -30,6 +30,7 @@ from . import tracetext
 from .pack import TextPack, bpe_pack
 
 FILES = ("rules", "controls", "credits")  # assets/text/NAME.txt, ids RULES, CONTROLS, CREDITS
+FX_FILES = ("hints",)  # the FX edition's own pages: HINTS, How to play's page on the coach
 HINTS = "settings"  # assets/text/settings.txt: one hint a line, ids SETTING_<row>
 LABELS = "labels"  # assets/text/labels.txt: NAME "text" a line, ids NAME
 FX_LABELS = "fx_labels"  # the same for the FX edition's own screens (its chip and its saves)
@@ -94,14 +95,15 @@ def labels(assets_dir: Path, name: str = LABELS) -> list[tuple[str, str]]:
 
 def titles() -> list[tuple[str, str]]:
     """The menus' names from the engine: DECK_<deck>, SCORING_<scoring>_<deck>,
-    LEVEL_NAME_<player>, SUIT_ORDER_<style>, each in its enumeration's order; then
+    LEVEL_NAME_<player> ("Club: Reg", the level and its opponent), OPPONENT_<player>, SUIT_ORDER_<style>,
+    each in its enumeration's order; then
     REASON_<kind>, the scoreboard's reason lines ("#n": a number, whist::handReason's), and
     NOTICE_<kind>, stage 2's notices (whist::stage2Notice's numbers)."""
     decks = list(cards.DECKS.values())
     out = [(f"DECK_{d.size}", display.DECK_TITLES[d.size]) for d in decks]
     out += [(f"SCORING_{s.name.upper()}_{d.size}", display.scoring_title(s, d))
             for s in rules.SCORINGS.values() for d in decks]
-    out += [(f"LEVEL_NAME_{p.upper()}", LEVEL_NAMES[p][0]) for p in DEVICE_PLAYERS]
+    out += [(f"LEVEL_NAME_{p.upper()}", f"{LEVEL_NAMES[p][0]}: {persona.OPPONENTS[p]}") for p in DEVICE_PLAYERS]
     out += [(f"OPPONENT_{p.upper()}", persona.OPPONENTS[p]) for p in DEVICE_PLAYERS]
     out += [(f"SUIT_ORDER_{st.upper()}", display.SUIT_ORDER_TITLES[st]) for st in display.SUIT_ORDER_STYLES]
     out += [(f"REASON_{kind.upper()}", t) for kind, t in display.REASONS.items()]
@@ -128,7 +130,8 @@ def screen_texts(assets_dir: Path) -> list[tuple[str, str]]:
 
 def voice_texts() -> list[tuple[str, str]]:
     """The opponents' lines, VOICE_<player>_<moment>_<i>, player after player in the device's
-    level order, each player's in persona.MOMENTS order (the FX edition's only: they are on its chip)."""
+    level order, each player's in persona.MOMENTS order (the FX edition's only: they are on its chip,
+    after the other texts, numbered apart from them: text::voice, text::openVoice)."""
     persona.check()
     return [(f"VOICE_{p.upper()}_{m.upper()}_{i}", t) for p in DEVICE_PLAYERS for m in persona.MOMENTS
             for i, t in enumerate(persona.LINES[p][m])]
@@ -146,14 +149,17 @@ def coach_texts() -> list[tuple[str, str]]:
 def texts(assets_dir: Path, fx: bool = False) -> list[tuple[str, str]]:
     """(id, text) of every text in id order: the screen's, then what goes out over USB
     serial (tracetext.py; TRACE_*); with ``fx`` the FX edition's (its Master named hard-fx),
-    the opponents' lines, the coach's texts and assets/text/fx_labels.txt last."""
-    fx_only = voice_texts() + coach_texts() + labels(assets_dir, FX_LABELS) if fx else []
+    its own pages (FX_FILES), the coach's texts and assets/text/fx_labels.txt last."""
+    own = [(name.upper(), read(assets_dir, name)) for name in FX_FILES] if fx else []
+    fx_only = own + coach_texts() + labels(assets_dir, FX_LABELS) if fx else []
     out = screen_texts(assets_dir) + tracetext.texts(fx) + fx_only
     seen: set[str] = set()
     for name, _ in out:
         if name in seen:
             raise TextError(f"assets/text/{LABELS}.txt: {name} is also a generated text's id")
         seen.add(name)
+    if len(out) > 255:
+        raise TextError(f"{len(out)} texts: text ids are one byte (255 at most)")
     return out
 
 
@@ -161,8 +167,7 @@ def firsts(fx: bool = False) -> dict[str, str]:
     """The first id of each run of texts the firmware indexes (text.h's helpers)."""
     deck = next(iter(cards.DECKS.values())).size
     scoring = next(iter(rules.SCORINGS)).upper()
-    voice = {"voice": voice_texts()[0][0]} if fx else {}
-    return voice | {
+    return {
         "deck": f"DECK_{deck}",
         "scoring": f"SCORING_{scoring}_{deck}",
         "level_name": f"LEVEL_NAME_{DEVICE_PLAYERS[0].upper()}",
@@ -227,6 +232,8 @@ def render(assets_dir: Path, fx: bool = False) -> dict[str, str]:
         "num_decks": len(cards.DECKS),
         "first": {key: ids.index(name) for key, name in firsts(fx).items()},
         "moments": persona.MOMENTS,
+        "voices": len(voice_texts()),
+        "big": persona.BIG_RANK,
         "readable": tracetext.readable,
     }
     if pack:

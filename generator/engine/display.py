@@ -101,23 +101,33 @@ NOTICES = {
 }
 
 
-# The FX edition's coach (firmware/table.cpp drawCoach, app.cpp): after a hand, a page of the stage-2
-# cards that lost a trick against perfect play, a line each: "Trick 17: 2C lost, 8H kept it" ("Trick 17"
-# then COLON, the card played in the game's rank and suit glyphs, LOST, a card that kept the trick, KEPT); and at the easier levels a hint
-# on request (DOWN) on the player's stage-2 turns: the cards that keep the most tricks marked (their
-# corners inverted, as a card just drawn in stage 1 is) and HINT on the top line.
+# The FX edition's coach (firmware/table.cpp drawCoach, app.cpp): after a hand, the scoreboard says how
+# many stage-2 cards lost how many tricks against perfect play ("#0": cards, "#1": tricks; COST_ONE for one
+# card that lost one, PERFECT when none lost any) and DOWN shows a page of them, a line each: "Trick 17: 2C
+# lost, 8H kept it" ("Trick 17" then COLON, the card played in the game's rank and suit glyphs, LOST, a card
+# that kept the trick, KEPT), or for a card that lost more than one "Trick 17: 2C lost 2, best 8H" (LOST_MORE,
+# "#0" the tricks). At the easier levels a hint on request (DOWN) on the player's stage-2 turns: the cards
+# that keep the most tricks marked (their corners inverted, as a card just drawn in stage 1 is) and HINT on
+# the top line; TIP says so at the first stage-2 turn after power-on, LATER at a stage-1 turn, NO_HINT at
+# the levels without one.
 COACH = {
-    "title": "Stage 2: cards that lost a trick",
+    "title": "Stage 2: cards that lost tricks",
     "trick": "Trick ",
     "lost": " lost, ",
     "kept": " kept it",
+    "lost_more": " lost #0, best ",
     "unjudged": "not judged",
     "none": "No stage-2 card lost a trick",
     "more": "DOWN: next page",
     "back": "DOWN: the scores",
-    "next_hand": "A: next  B: menu  DOWN: coach",
-    "the_result": "A: the result  DOWN: coach",
     "hint": "Hint: the marked cards are best",
+    "tip": "Tip: DOWN marks the best cards",
+    "later": "DOWN: a hint, in stage 2",
+    "no_hint": "No hints at Pro and Master",
+    "perfect": "Perfect stage 2!",
+    "cost_one": "1 card cost you a trick (DOWN)",
+    "cost_one_n": "1 card cost you #1 tricks (DOWN)",
+    "cost_n": "#0 cards cost #1 tricks (DOWN)",
 }
 COACH_LINES = 6  # loss lines on a page of the coach
 

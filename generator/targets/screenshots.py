@@ -2,11 +2,12 @@
 
 ``python -m generator.targets.screenshots HEX OUT_DIR`` walks the menus with
 the buttons, plays as a person would (:mod:`.buttons`) and saves each screen
-as a PNG: each step of a stage-1 trick at the normal speed (and the whole
-trick as a GIF), the computer thinking, a slam's scoreboard, and the
-opponent's six moods cut from the frames that showed them. With ``--fx
-PACKAGE`` it takes the FX edition's from its .arduboy (``fx_*.png``), its
-coach included.
+as a PNG: the title once its cards are dealt in, a hand being dealt, each step
+of a stage-1 trick at the normal speed (and the whole trick as a GIF), the
+computer thinking, a slam's scoreboard, and the opponent's six moods cut from
+the frames that showed them. With ``--fx PACKAGE`` it takes the FX edition's
+from its .arduboy (``fx_*.png``): the power-on's splash and title (and both as
+a GIF), the deal, each opponent at the table greeting you, its coach.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ LEADS_FIRST, SLAM = 2, 3
 # A single Classic hand at Club in which seat 0's poor stage 2 (buttons.PoorStage2) loses 7 tricks:
 # two pages of the FX coach.
 COACH_DEAL = 105
+# Frames: from the ready line to the title with its cards dealt in (the FX edition's splash first); from
+# the deal's A to half of the hand dealt; to the trump turned up and stopped flashing, the greeting on.
+INTRO, DEALT, GREETED = 100, 14, 70
 
 
 def enter_deal(dev: Device, seed: int, last: int = 0, has_save: bool = False) -> None:
@@ -67,11 +71,13 @@ def ask_hint(dev: Device, frames: int = 600) -> bool:
     return False
 
 def leave(dev: Device) -> None:
-    """From the table to the menu, losing the hand in progress (the pause, B twice)."""
+    """From the table to the menu, losing the hand in progress (the pause, B twice): a turn it was
+    waiting for is no longer awaited (the next game's first wait must not return on it)."""
     dev.tap("UP")
     dev.wait_screen("pause")
     dev.tap("B", 2)
     dev.wait_screen("menu")
+    dev.waiting = False
 
 
 class Saver:
@@ -101,6 +107,7 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
     with Emulator(hex_path, adc_seed=5, backend=emulator) as emu:
         dev = Device(emu)
         dev.boot()
+        dev.run(INTRO)
         save(emu.screen(), "title")
         dev.tap("A")
         save(emu.screen(), "menu")
@@ -124,9 +131,11 @@ def take(hex_path: str | Path, out_dir: str | Path, scale: int = 2, emulator: Ba
 
         dev.observer = watch
         enter_deal(dev, LEADS_FIRST)
+        dev.run(DEALT)
+        save(emu.screen(), "deal")
         game = ButtonGame(dev)
         game.start()
-        dev.run(6)
+        dev.run(6 + 4 * 13 - DEALT)  # the deal over (4 frames a card), its first search begun
         save(emu.screen(), "thinking")
         game.play_hand(tricks=1)
         # each step of the next stage-1 trick whose last card is ours, from our press to our next turn
@@ -210,10 +219,10 @@ def take_coach(hex_file: Path, fx, save: Saver, emulator: Backend | None = None)
 def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: Backend | None = None) -> list[Path]:
     """The FX edition from its .arduboy package, as a player loads it (ProjectABE reads the package's
     data image the same way): the whole data's check at boot (ProjectABE gives the game no save block
-    to remember it in, so every boot there checks), the title, the menu, the rules and a table, as
-    ``fx_*.png``; each
-    opponent greeting a hand, ``fx_opponent_NAME.png`` (and all of them four times larger,
-    ``fx_opponents.png``); the coach (:func:`take_coach`); and ``fx_no_data.png``, its hex run
+    to remember it in, so every boot there checks), the splash, the title (``fx_intro.gif`` from power-on),
+    the menu, the rules, the deal (``fx_deal.gif``) and a table, as ``fx_*.png``; each opponent greeting a
+    game's first hand at the table, ``fx_opponent_NAME.png``; the coach (:func:`take_coach`); and
+    ``fx_no_data.png``, its hex run
     without the data."""
     from .arduboyfile import read
 
@@ -227,20 +236,30 @@ def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: 
             save(emu.screen(), "checking")
             dev = Device(emu)
             dev.boot()
-            save(emu.screen(), "title")
+            intro = [emu.screen()] + emu.play(INTRO, record=True)
+            save(intro[45], "splash")  # the card turned over
+            save(intro[-1], "title")
+            gif = save.out / "fx_intro.gif"
+            save_gif(intro, gif, frame_ms=16, scale=scale)
+            save.saved.append(gif)
             dev.tap("A")
             save(emu.screen(), "menu")
             dev.menu("rules")
             save(emu.screen(), "rules")
             dev.tap("B")
             enter_deal(dev, LEADS_FIRST)
+            dealing = [emu.screen()] + emu.play(GREETED, record=True)
+            save(dealing[DEALT], "deal")
+            gif = save.out / "fx_deal.gif"
+            save_gif(dealing, gif, frame_ms=16, scale=scale)
+            save.saved.append(gif)
             game = ButtonGame(dev)
             game.start()
             game.play_hand(tricks=2)
             dev.wait_turn()
             dev.run(30)
             save(emu.screen(), "table")
-        greetings, ones = [], Saver(out_dir, 1, "fx_opponent_")  # at 1x, as the OLED shows them
+        ones = Saver(out_dir, scale, "fx_opponent_")
         for level, player in enumerate(DEVICE_PLAYERS):
             with Emulator(hex_file, adc_seed=5, backend=emulator, fx=program.fx) as emu:
                 dev = Device(emu)
@@ -249,15 +268,9 @@ def take_fx(package: str | Path, out_dir: str | Path, scale: int = 2, emulator: 
                 dev.change_settings({"ai": (level - DEVICE_PLAYERS.index(FIRST_LEVEL)) % len(DEVICE_PLAYERS)})
                 dev.tap("B")
                 enter_deal(dev, LEADS_FIRST)
-                dev.run(4)
-                greetings.append(emu.screen())
+                dev.run(GREETED)
                 ones(emu.screen(), OPPONENTS[player].lower())
-        strip = Image.new("1", (128, 64 * len(greetings)))
-        for i, picture in enumerate(greetings):
-            strip.paste(frame_to_image(picture), (0, 64 * i))
-        path = save.out / "fx_opponents.png"
-        strip.resize((strip.width * 4, strip.height * 4), Image.NEAREST).save(path, format="PNG")
-        save.saved += ones.saved + [path]
+        save.saved += ones.saved
         take_coach(hex_file, program.fx, save, emulator)
         with Emulator(hex_file, backend=emulator) as emu:  # no chip data
             emu.run_ms(500)

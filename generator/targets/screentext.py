@@ -22,6 +22,7 @@ CHAR_W, CHAR_H = 4, 6
 # face.png's frames in order (enum Mood in firmware/table.cpp), and where the screens draw the face
 MOODS = ("neutral", "blinking", "thinking", "pleased", "sulking", "triumphant")
 TABLE_FACE, HAND_END_FACE, GAME_OVER_FACE = (85, 8), (110, 9), (54, 12)
+FX_TABLE_FACE, FX_HAND_END_FACE, FX_GAME_OVER_FACE = (104, 8), (103, 9), (52, 10)  # the FX edition's portraits
 
 
 @cache
@@ -82,19 +83,22 @@ def read(picture: bytes, y: int, x: int = 0, n: int = (WIDTH + 1) // CHAR_W, ink
 
 
 @cache
-def _faces() -> dict[tuple[int, ...], str]:
-    """The columns of each face (bit r = row r lit) -> its mood."""
-    face = load(next(s for s in SPECS if s.name == "face"), ASSETS / "face.png")
+def _faces(sheet: str = "face") -> dict[tuple[int, ...], str]:
+    """The columns of each face (bit r = row r lit) -> its mood (of the portraits: the same moods, a row of
+    them for each opponent)."""
+    face = load(next(s for s in SPECS if s.name == sheet), ASSETS / f"{sheet}.png")
     pages = (face.height + 7) // 8
     out = {}
-    for i, name in enumerate(MOODS):
+    for i in range(face.frames):
         frame = face.data[i * face.frame_bytes:(i + 1) * face.frame_bytes]
         out[tuple(sum(frame[p * face.width + c] << (8 * p) for p in range(pages)) & ((1 << face.height) - 1)
-                  for c in range(face.width))] = name
+                  for c in range(face.width))] = MOODS[i % len(MOODS)]
     return out
 
 
-def mood(picture: bytes, x: int, y: int) -> str | None:
-    """The opponent's mood as the face at (x, y) shows it, or None when no face is there."""
-    w, h = next(s for s in SPECS if s.name == "face").frame
-    return _faces().get(tuple(sum(1 << r for r in range(h) if lit(picture, x + c, y + r)) for c in range(w)))
+def mood(picture: bytes, x: int, y: int, portrait: bool = False) -> str | None:
+    """The opponent's mood as the face (``portrait``: the FX edition's portrait) at (x, y) shows it, or None
+    when none is there."""
+    sheet = "portraits" if portrait else "face"
+    w, h = next(s for s in SPECS if s.name == sheet).frame
+    return _faces(sheet).get(tuple(sum(1 << r for r in range(h) if lit(picture, x + c, y + r)) for c in range(w)))

@@ -200,17 +200,18 @@ class Wait:
     frames: float
 
 
-def press_to_turn(hex_path: Path, level: str, fast: bool, tricks: int = 20, adc_seed: int = 1) -> list[Wait]:
+def press_to_turn(hex_path: Path, level: str, fast: bool, tricks: int = 20, adc_seed: int = 1,
+                  fx: FxImage | None = None) -> list[Wait]:
     """At least ``tricks`` stage-1 tricks the computer wins, played on the buttons at ``level`` (Classic 52,
     the normal or the fast speed): the emulator frames from the press that plays the player's card to the
     next turn (the MARK_TURN marker), the whole pace and the computer's search included. Each game is
-    left after stage 1 (pause, B twice) and a new one dealt."""
+    left after stage 1 (pause, B twice) and a new one dealt. ``fx``: an FX edition's chip."""
     from .buttons import SCREEN, ButtonGame, Device
 
     n = len(DEVICE_PLAYERS)
     ai = (DEVICE_PLAYERS.index(level) - DEVICE_PLAYERS.index(FIRST_LEVEL)) % n
     out: list[Wait] = []
-    with Emulator(hex_path, adc_seed=adc_seed) as emu:
+    with Emulator(hex_path, adc_seed=adc_seed, fx=fx) as emu:
         dev = Device(emu)
         dev.boot()
         dev.menu("settings")

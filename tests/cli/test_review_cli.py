@@ -39,7 +39,7 @@ def test_each_hand_is_reviewed_in_the_players_words(game):
     assert r.exit_code == 0, r.output
     hands = sum(1 for line in lines if line.startswith("score "))
     assert r.output.count("\nHand ") + r.output.startswith("Hand ") == hands
-    assert "you against Club" in r.output and "Master with your cards:" in r.output
+    assert "you against Reg (Club)" in r.output and "Master with your cards:" in r.output
     assert "Stage 1, estimated" in r.output and "Stage 2, exact" in r.output
     assert max(len(line) for line in r.output.splitlines()) <= 80
     assert not re.search(r"\b[01]:[2-9TJQKA]|win=|take=|draw=|\bT[SHDC]\b|p0=|seat 0", r.output)  # no trace jargon
@@ -72,8 +72,18 @@ def test_a_computer_seat_is_reviewed_with_seat(game):
     path, _ = game
     r = run(main, ["review", str(path), "--seat", "1", "--no-master"])
     assert r.exit_code == 0, r.output
-    assert "Hand 1, Cpu (Club) against you." in r.output and "Master with" not in r.output
-    assert "Your hand:" in r.output or "Cpu's hand:" in r.output
+    assert "Hand 1, Reg (Club) against you." in r.output and "Master with" not in r.output
+    assert "Your hand:" in r.output or "Reg's hand:" in r.output
+
+
+def test_a_game_between_computers_is_told_in_the_third_person(tmp_path):
+    """No person played: the seat reviewed is P1, and the replay with Master says "P1's" (not "P1s")."""
+    lines = play_game(4, Variant.make(28, "last13", 0), seats(4, ("greedy", "original"))).lines
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n")
+    r = run(main, ["review", str(path), "--seat", "0"])
+    assert r.exit_code == 0, r.output
+    assert "Master with P1's cards:" in r.output and "differs from P1's, the cards" in r.output.replace("\n  ", " ")
 
 
 def test_the_terminal_game_offers_the_review_after_a_hand():
@@ -82,8 +92,8 @@ def test_the_terminal_game_offers_the_review_after_a_hand():
     out = play_by_typing(["--seed", "5", "--target", "10", "--deck", "28", "--level", "club"],
                          between=["r", "", "r", "q"])
     review = out[out.index("Reviewing the hand..."):]
-    assert "Hand 1, you against Club." in review and "Master with your cards:" in review
-    assert "Hand 2, you against Club." in review and "Session: 2 hands reviewed." in review
+    assert "Hand 1, you against Reg (Club)." in review and "Master with your cards:" in review
+    assert "Hand 2, you against Reg (Club)." in review and "Session: 2 hands reviewed." in review
     assert review.count("(A range is where") == 1  # what a range means, said once
     assert max(len(line) for line in review.splitlines() if not line.startswith("Press Enter")) <= 80
 
@@ -123,6 +133,12 @@ def test_png_draws_each_mistake_on_the_devices_table(game, tmp_path):
     assert PLAYED in colours and BETTER in colours
     screen = img.crop((0, 0, WIDTH * SCALE, HEIGHT * SCALE))
     assert {c for _, c in screen.getcolors(1 << 20)} <= {(0, 0, 0), (255, 255, 255), PLAYED, BETTER}  # the device's two colours
+    from generator.cli.picture import PANEL_X
+    from generator.targets.screentext import read
+
+    small = screen.resize((WIDTH, HEIGHT), Image.NEAREST).convert("1")
+    pages = bytes(sum(small.getpixel((x, 8 * p + b)) // 255 << b for b in range(8)) for p in range(8) for x in range(WIDTH))
+    assert [read(pages, y, PANEL_X, 3) for y in (14, 21)] == ["Reg", "You"]  # the opponent named as on the device
 
 
 def test_the_table_is_drawn_from_the_devices_sprites():

@@ -66,7 +66,7 @@ def test_texts_come_from_the_assets_and_the_engine() -> None:
     assert "{version}" not in items["CREDITS"]
     assert items["HELP_LAST13_52"].split("\n")[0] == "Scoring: Last 13"
     assert items["IS_THINKING"] == " is thinking"  # a label's spaces are kept
-    assert (items["DECK_28"], items["SCORING_LAST13_28"], items["LEVEL_NAME_ORIGINAL"]) == ("Small Whist 28", "Last 7", "Club")
+    assert (items["DECK_28"], items["SCORING_LAST13_28"], items["LEVEL_NAME_ORIGINAL"]) == ("Small Whist 28", "Last 7", "Club: Reg")
     labels = len(text.labels(ASSETS))
     # labels, titles (packs, scorings by pack, levels, opponents, suit orders, score reasons, stage 2's notices), files,
     # scoring helps, settings hints, level hints, then what goes out over serial

@@ -48,8 +48,8 @@ def test_round_trip_to_image() -> None:
 
 def test_every_asset_converts(tmp_path: Path) -> None:
     by_name = {s.spec.name: s for s in load_all(ASSETS)}
-    assert set(by_name) == {s.name for s in SPECS if not s.fx_only}  # the portraits live on the FX chip only
-    assert {s.name for s in SPECS if s.fx_only} == {"portraits"}
+    assert set(by_name) == {s.name for s in SPECS if not s.fx_only}  # the portraits and the splash live on the FX chip only
+    assert {s.name for s in SPECS if s.fx_only} == {"portraits", "splash"}
     font = by_name["font"]
     assert (font.width, font.height) == (3, 6)
     assert font.frames + sum(g.count for g in font.gaps) == 96  # font.png: ' ' to DEL

@@ -218,7 +218,7 @@ def test_game_boots_to_the_title_art(firmware_hex: Path) -> None:
 
     with Emulator(firmware_hex) as emu:
         assert emu.run_until_ready()
-        emu.run_ms(100)
+        emu.run_ms(400)  # the title's fan of cards dealt in (16 frames)
         assert frame_to_image(emu.screen()).tobytes() == Image.open(ROOT / "assets" / "title.png").tobytes()
         assert emu.eeprom == b"\xff" * 1024  # nothing written without a reason
 

@@ -6,8 +6,11 @@ deliberately poor (the lowest it may play), so that some lose tricks (7 in deal 
 pages (DOWN from the scoreboard) are read off the screen, cards and all, and compared line for line
 with the review's stage-2 judgement of the hand's trace (generator/ai/review.py): the same tricks,
 the same cards played, and each card the device says kept the trick one of the review's best cards.
-On the first stage-2 turn the hint (DOWN, at Club) marks exactly the review's best cards there; at
-Pro DOWN shows nothing; a perfect stage 2 (the FX Master's cards) gets "No stage-2 card lost a trick".
+A card that lost more than one trick says how many ("lost 3, best 8H"), and the scoreboard says first
+what the stage-2 cards cost ("4 cards cost 7 tricks (DOWN)"). On the first stage-2 turn the coach's tip
+shows with the notice, and the hint (DOWN, at Club) marks exactly the review's best cards there; at Pro
+DOWN says there is no hint; a perfect stage 2 (the FX Master's cards) gets "Perfect stage 2!" on the
+scoreboard and "No stage-2 card lost a trick" on the coach's page.
 """
 
 from __future__ import annotations
@@ -89,6 +92,11 @@ def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, deal, sco
         dev.wait_turn()
         lead = game.lines[game.next].split()[2]  # "0:card" when the person leads, else the computer's lead
         order = game.aim(None if lead.startswith("0:") else parse_card(lead[2:]))
+        tops = set()
+        for _ in range(140):  # the notice, and in turn with it the tip (once after power-on)
+            dev.run(1)
+            tops.add(read(dev.emu.screen(), 0))
+        assert COACH["tip"] in tops, tops
         before = dev.emu.screen()
         assert ask_hint(dev)
         after = dev.emu.screen()
@@ -98,6 +106,7 @@ def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, deal, sco
         dev.wait_serial("score ")
         dev.wait_screen("hand_end")
         dev.read()
+        said = read(dev.emu.screen(), 52)
         shown = coach_pages(dev)
     decisions = review_stage2(game.device_lines())
     assert hinted == set(decisions[0].best)
@@ -105,25 +114,38 @@ def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, deal, sco
     assert len(losses) == (7 if deal == COACH_DEAL else 4), "the deal no longer shows what it was chosen for"
     assert ("mode=low" in "\n".join(game.device_lines())) == (deal == LOW_DEAL)
     assert len(shown) == len(losses), shown
+    assert said == f"{len(losses)} cards cost {sum(d.lost_tricks for d in losses)} tricks (DOWN)"
+    assert any(d.lost_tricks > 1 for d in losses) == (deal == LOW_DEAL)
     for line, d in zip(shown, losses):
-        head, _, rest = line.partition(": ")  # "Trick 17: 2C lost, 8H kept it"
+        head, _, rest = line.partition(": ")  # "Trick 17: 2C lost, 8H kept it" / "Trick 19: 2C lost 3, best 8H"
         words = rest.split()
         assert head == f"Trick {d.trick}", line
-        assert words[0] == card_name(d.card) and words[1] == COACH["lost"].strip(), line
-        assert parse_card(words[2]) in d.best and " " + " ".join(words[3:]) == COACH["kept"], line
+        assert words[0] == card_name(d.card), line
+        if d.lost_tricks == 1:
+            assert words[1] == COACH["lost"].strip(), line
+            assert parse_card(words[2]) in d.best and " " + " ".join(words[3:]) == COACH["kept"], line
+        else:
+            assert words[1:4] == ["lost", f"{d.lost_tricks},", "best"], line
+            assert parse_card(words[4]) in d.best, line
 
 
 def test_no_hint_at_pro(fx_hex, fx_image):
-    """At Pro (and Master) DOWN on a stage-2 turn shows nothing: the hint is the easier levels' only."""
+    """At Pro (and Master) DOWN on a stage-2 turn marks nothing and says why: the hint is the easier
+    levels' only (and no tip about it)."""
     with booted(fx_hex, fx=fx_image) as dev:
         game = coach_hand(dev, PoorStage2(), {"ai": 1})  # Club -> Pro
         game.play_hand(tricks=game.variant.deck.hand_size)
         dev.wait_turn()
+        tops = set()
+        for _ in range(140):
+            dev.run(1)
+            tops.add(read(dev.emu.screen(), 0))
+        assert COACH["tip"] not in tops
         before = dev.emu.screen()
         dev.tap("DOWN")
-        dev.run(60)
+        dev.run(10)
         after = dev.emu.screen()
-        assert read(after, 0) == read(before, 0) != COACH["hint"]
+        assert read(after, 0) == COACH["no_hint"]
         assert not marked(before, after, game.variant.deck.hand_size)
 
 
@@ -145,6 +167,7 @@ def test_a_perfect_stage_2_lost_nothing(fx_hex, fx_image, endgame_tables):
         dev.wait_serial("score ")
         dev.wait_screen("hand_end")
         dev.read()
+        assert read(dev.emu.screen(), 52) == COACH["perfect"]
         dev.tap("DOWN")
         picture = dev.emu.screen()
         assert [read(picture, y) for y in (0, 10, 18, 58)] == [COACH["title"], COACH["none"], "", COACH["back"]]

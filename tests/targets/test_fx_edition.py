@@ -19,6 +19,7 @@ from generator.targets.buttons import ButtonGame, booted, button_game
 from generator.targets.emulator import Emulator, FxImage
 from generator.targets.screenshots import enter_deal
 from generator.targets.screentext import read
+from test_opponent import bubble
 from test_ui import SYSTEM, at_turn, leave, play_reading_scoreboards, resume
 
 pytestmark = [needs_firmware, pytest.mark.xdist_group("fx_edition")]
@@ -51,7 +52,7 @@ def test_a_whole_game_with_the_buttons(fx_hex, fx_image, emulator, request):
     image = SYSTEM + b"\xff" * 1008
     with button_game(fx_hex, eeprom=image, adc_seed=11, backend=backend, fx=fx_image,
                      settings={"game": 1, "target": 3, "speed": 1}) as game:
-        play_reading_scoreboards(game)
+        play_reading_scoreboards(game, fx=True)
         assert game.device_lines() == game.want
         assert game.dev.emu.eeprom == image
 
@@ -99,7 +100,9 @@ def test_a_hand_resumes_after_a_power_off(fx_hex, fx_image):
         dev.log = game.want[0] + "\n"  # printed before the power cycle
         again = ButtonGame(dev)
         again.start(hand=1)
-        assert resume(dev, again, 4) == left
+        # the same table below the top line, where the opponent's words of trick 4 may still show before
+        # the power-off (a resumed hand's table does not say them again)
+        assert resume(dev, again, 4)[128:] == left[128:]
         again.play_hand()
         again.finish_hand()
         assert again.device_lines()[1:] == game.want[1:len(again.device_lines())]
@@ -165,26 +168,25 @@ def test_records_go_round_the_save_block(fx_hex, fx_image):
 
 def test_the_fx_screens_are_the_classic_ones(firmware_hex, fx_hex, fx_image):
     """Read from the chip, every text and picture comes out as the classic edition draws it from
-    program flash: title, menu, rules pages, settings, stats, and a table at the same deal."""
+    program flash: the title once its cards are dealt, the menu, the rules pages (below their title
+    bar, which counts the FX edition's extra page on the coach), settings and stats. (The table and the
+    scoreboard differ: the FX edition's has the opponent's portrait.)"""
 
     def pictures(hex_path, fx=None) -> list[bytes]:
         shots = []
         with booted(hex_path, fx=fx, adc_seed=5) as dev:
-            shots.append(dev.emu.screen())
+            dev.run(100)  # the title once the power-on's splash and fan are over
+            title = dev.emu.screen()
+            shots.append(title[:2 * 128] + title[6 * 128:])  # above and below the letters' glint
             for item, presses in (("rules", ["DOWN", "DOWN", "DOWN"]), ("settings", ["DOWN", "DOWN"]), ("stats", ["RIGHT"])):
                 dev.menu(item)
                 dev.run(2)
-                shots.append(dev.emu.screen())
+                shots.append(dev.emu.screen()[128:] if item == "rules" else dev.emu.screen())
                 for button in presses:
                     dev.tap(button)
-                    shots.append(dev.emu.screen())
+                    shots.append(dev.emu.screen()[128:] if item == "rules" else dev.emu.screen())
                 dev.tap("B")
                 dev.wait_screen("menu")
-            enter_deal(dev, 2)  # Play's seed comes from the clock, which the chip's reads move
-            game = ButtonGame(dev)
-            game.start()
-            game.play_hand(tricks=3)
-            dev.wait_turn()
             shots.append(dev.emu.screen())
         return shots
 
@@ -236,8 +238,10 @@ def test_a_package_without_this_builds_data_is_one_error(firmware_dist, tmp_path
 
 
 def test_the_emulator_counts_the_cycles_the_cpu_sleeps(firmware_hex, fx_hex, fx_image):
-    """What `make bench` reads a frame's busy time from: the game sleeps the rest of each frame."""
-    from generator.targets.bench import frame_busy
+    """What `make bench` reads a frame's busy time from: the game sleeps the rest of each frame, and How
+    to play's first page (its texts read from the chip) is drawn within one (it counted its pages by
+    reading every text twice a frame: 22 ms)."""
+    from generator.targets.bench import FRAME_MS, frame_busy
 
     with Emulator(firmware_hex) as emu:
         emu.run_until_ready()
@@ -246,26 +250,22 @@ def test_the_emulator_counts_the_cycles_the_cpu_sleeps(firmware_hex, fx_hex, fx_
         after = emu.status()
     slept, total = after["asleep"] - before["asleep"], after["cycles"] - before["cycles"]
     assert 0 < slept < total
-    assert 0 < frame_busy(fx_hex, fx_image, "rules", frames=20) < 20
-
-
-def bubble(picture: bytes) -> str:
-    """The opponent's words as the bubble beside its portrait shows them (rows joined by newlines)."""
-    return "\n".join(r for r in (read(picture, y, 32) for y in (10, 17, 24)) if r)
+    assert 0 < frame_busy(fx_hex, fx_image, "rules", frames=20) < FRAME_MS
 
 
 def test_the_opponent_speaks_and_a_press_only_ends_its_words(fx_hex, fx_image):
-    """Reg (Club, the first level) greets a hand and stage 2 in its own words, chosen by the deal;
-    a press ends them and plays nothing (the game on the buttons goes on as the engine's)."""
+    """Reg (Club, the first level) greets a game's first hand and stage 2 in its own words, chosen by
+    the deal; a press ends them and plays nothing (the game on the buttons goes on as the engine's)."""
     with button_game(fx_hex, fx=fx_image, adc_seed=5, settings={"game": 1, "speed": 1}) as game:
         dev = game.dev
         dev.run(2)
-        greeting = persona.line("original", "hand", game.seed, 1)
+        greeting = persona.line("original", "first", game.seed, 1)
         assert bubble(dev.emu.screen()) == greeting
         dev.tap("A")
         assert bubble(dev.emu.screen()) != greeting, "a press did not end the words"
-        game.play_hand(tricks=game.variant.deck.hand_size)  # stage 1: the press played no card
-        said = persona.line("original", "stage2", game.seed, 1)
+        size = game.variant.deck.hand_size
+        game.play_hand(tricks=size)  # stage 1: the press played no card
+        said = persona.line("original", "stage2", game.seed, 1, size)
         for _ in range(300):
             dev.run(1)
             if bubble(dev.emu.screen()) == said:

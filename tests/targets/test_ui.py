@@ -19,14 +19,14 @@ import pytest
 from conftest import needs_firmware
 from generator.codegen.core import EEPROM_LOG, EEPROM_SAVES
 from generator.targets.emulator import frame_to_image
-from generator.ai.persona import OPPONENTS
+from generator.ai.persona import OPPONENTS, next_line
 from generator.ai.players import DEVICE_PLAYERS, FIRST_LEVEL
 from generator.engine.display import score_reason, stage2_notice
 from generator.engine.rules import HIGH, LOW
 from generator.engine.cards import parse_card
 from generator.targets.buttons import SCREEN, SCREENS, SETTINGS, ButtonGame, Device, booted, button_game
 from generator.targets.screenshots import enter_deal
-from generator.targets.screentext import GAME_OVER_FACE, HAND_END_FACE, TABLE_FACE, mood, read
+from generator.targets.screentext import FX_HAND_END_FACE, GAME_OVER_FACE, HAND_END_FACE, TABLE_FACE, mood, read
 from generator.targets.thinktime import hook_address
 
 pytestmark = needs_firmware
@@ -357,9 +357,11 @@ def scoreboard_mood(lines: list[str], score: str, reason: str) -> str:
     return "sulking" if points[0] else "neutral"
 
 
-def play_reading_scoreboards(game: ButtonGame) -> None:
+def play_reading_scoreboards(game: ButtonGame, fx: bool = False) -> None:
     """Play the game out on the buttons; stage 2's notice must say which tricks score and each
-    scoreboard why, in the engine's words, and the opponent's face how it takes it."""
+    scoreboard why, in the engine's words, and the opponent's face how it takes it (``fx``: the FX
+    edition's scoreboard, its rows closer and its portrait)."""
+    reason_y, face = (46, FX_HAND_END_FACE) if fx else (51, HAND_END_FACE)
     dev = game.dev
     scores = iter(x for x in game.want if x.startswith("score "))
     modes = iter(x for x in game.want if x.startswith("trump "))
@@ -368,6 +370,10 @@ def play_reading_scoreboards(game: ButtonGame) -> None:
         game.play_hand(tricks=game.variant.deck.hand_size)
         dev.wait_turn()
         dev.run(2)
+        for _ in range(130):  # the notice, in turn with the coach's tip in the FX edition
+            if read(dev.emu.screen(), 0) == stage2_notice(game.variant.scoring, game.variant.deck, mode):
+                break
+            dev.run(1)
         assert read(dev.emu.screen(), 0) == stage2_notice(game.variant.scoring, game.variant.deck, mode)
         dev.waiting = True  # still our turn for play_hand
         game.play_hand()
@@ -375,8 +381,8 @@ def play_reading_scoreboards(game: ButtonGame) -> None:
         score = next(scores)
         tricks = tuple(map(int, score.split()[1][len("tricks="):].split(",")))
         reason = score_reason(game.variant.scoring, game.variant.deck, mode, tricks)
-        assert read(dev.emu.screen(), 51) == reason
-        assert mood(dev.emu.screen(), *HAND_END_FACE) == scoreboard_mood(game.want, score, reason), score
+        assert read(dev.emu.screen(), reason_y) == reason
+        assert mood(dev.emu.screen(), *face, portrait=fx) == scoreboard_mood(game.want, score, reason), score
         if game.finish_hand():
             return
 
@@ -412,8 +418,10 @@ def test_a_rematch_from_the_game_over_screen(firmware_hex):
         assert read(dev.emu.screen(), 58) == "A: rematch  B: menu"
         picture = dev.emu.screen()  # the opponent's face and words between the columns
         assert (mood(picture, *GAME_OVER_FACE), read(picture, 28, 38, 11)) == {
-            "The computer wins": ("triumphant", "I beat you!"), "You win the game!": ("sulking", "You got me!"),
+            "Reg wins": ("triumphant", "I beat you!"), "You win the game!": ("sulking", "You got me!"),
             "A draw!": ("neutral", "Close game!")}[read(picture, 0)]
+        won = read(picture, 0) == "You win the game!"  # then who is next, else the deal's number
+        assert read(picture, 48) == (next_line("original") if won else f"Deal {game.seed}")
         dev.read()
         dev.log = ""
         dev.tap("A")
