@@ -176,8 +176,9 @@ def _starts(seed: int) -> list:
 
 
 def judge_figures(count: int, jobs: int) -> list[str]:
-    """The FX judge's error against exact values on ``count`` stage-2 starts that Master's rollouts reach in
-    Last 13 hands the fit never saw (seeds from JUDGE_SEED), and the classic Master's linear estimate's."""
+    """Each edition's judge's error against exact values on ``count`` stage-2 starts that Master's rollouts
+    reach in Last 13 hands the fit never saw (seeds from JUDGE_SEED), and the linear estimate's (the classic
+    Master's before the judge)."""
     starts: list = []
     seed = JUDGE_SEED
     with Pool(jobs) as pool, click.progressbar(length=count, label="held-out stage-2 starts", file=sys.stderr) as bar:
@@ -190,6 +191,7 @@ def judge_figures(count: int, jobs: int) -> list[str]:
     exact = [judge_fit.leader_tricks(st.hands(), st.trump, st.mode, st.leader) for st in starts]
     tables = endgame.load()
     judged = [judge_fit.judge_value(st, tables) - e for st, e in zip(starts, exact)]
+    played = [judge_fit.judge_value(st) - e for st, e in zip(starts, exact)]
     guessed = []
     for st, e in zip(starts, exact):
         h = st.hands()
@@ -198,7 +200,10 @@ def judge_figures(count: int, jobs: int) -> list[str]:
     return [f"the FX judge (played on to 8 tricks, then the tables) misjudges {count:,} held-out stage-2 starts "
             f"(Last 13, seeds {JUDGE_SEED}..{seed - 1}) by {sum(map(abs, judged)) / count:.3f} tricks on average "
             f"(mean signed error {sum(judged) / count:+.3f}, exact in {judged.count(0) / count:.1%})",
-            f"the classic Master's linear estimate: {sum(guessed) / count:.3f} tricks on average"]
+            f"the classic judge (played on to the end) by {sum(map(abs, played)) / count:.3f} tricks "
+            f"(mean signed error {sum(played) / count:+.3f}, exact in {played.count(0) / count:.1%})",
+            f"the linear estimate (the classic Master's before the judge): {sum(guessed) / count:.3f} tricks "
+            f"on average"]
 
 
 def fidelity(deals: int, opponents: tuple[str, ...] = ("random", "greedy", "original", "easy")) -> list[str]:

@@ -1,12 +1,14 @@
-"""The judge of the FX Master's rollouts: stage 2 played on by a cheap rule, both hands open, to the tables.
+"""The judge of Master's rollouts: stage 2 played on by a cheap rule, both hands open.
 
-The FX edition's Master (:func:`.rollout.hard_fx`) ends each stage-1
-rollout in the endgame tables' exact value. The 52-card game's stage 2
-starts with 13 tricks, beyond the tables' K = 8, so the judge first plays it
-on with both hands open, one rule for both seats (:func:`lead`,
-:func:`follow`), down to K tricks. On stage-2 starts it was not fitted on,
-the play-on and the tables misjudge a start by about a fifth of a trick
-where the classic Master's linear estimate misses by 0.9
+Master's stage-1 rollouts (:mod:`.rollout`) value the stage-2 start they
+reach by playing it on with both hands open, one rule for both seats
+(:func:`lead`, :func:`follow`). The FX edition's Master
+(:func:`.rollout.hard_fx`) plays on down to the endgame tables' K = 8
+tricks and reads their exact value (Small Whist's 7 tricks are read at
+once); the classic Master, with no tables, plays on to the last trick. On
+stage-2 starts it was not fitted on, the FX judge misjudges a start by
+about a fifth of a trick and the classic one by under half a trick, where
+the linear estimate the classic Master used before misses by 0.87
 (docs/ai-figures.md).
 
 - **Leads**: each suit's highest and lowest card is scored by
@@ -14,10 +16,12 @@ where the classic Master's linear estimate misses by 0.9
   hand's in the suit is higher, whether it is the suit's highest card, and
   the leader's length in the suit beyond the other hand's) against integer
   weights; the highest score leads (ties: the first, suits in order, the
-  highest card before the lowest). The weights (:data:`LEAD_WEIGHTS`, one
-  set for high games and one for low) are fitted by :mod:`.judge_fit` to
-  the exact value of every lead along perfect play from stage-2 starts that
-  Master's rollouts reach; ``whist fit-judge`` makes them again.
+  highest card before the lowest). The weights (:data:`LEAD_WEIGHTS` for
+  the play-on to the tables, :data:`PLAY_OUT_WEIGHTS` for the play-on to
+  the end; each a set for high games and one for low) are fitted by
+  :mod:`.judge_fit` to the exact value of every lead along perfect play
+  from stage-2 starts that Master's rollouts reach, while more tricks are
+  left than the play-on stops at; ``whist fit-judge`` makes them again.
 - **Follows** (high games): the cheapest winner of the suit led, else its
   lowest card; void, the lowest trump, else the lowest card of the longest
   side suit. Low games duck: the highest card under the one led, else the
@@ -49,10 +53,19 @@ def lead_kind(is_trump: bool, t_mine: int, t_theirs: int, theirs: int) -> int:
 # higher; high: the suit's highest card, else its lowest), plus the last weight per card this hand holds in
 # the suit beyond the other hand's.
 SIZE = 4 * KINDS + 1
-LEAD_WEIGHTS = {  # whist fit-judge
+LEAD_WEIGHTS = {  # whist fit-judge: the FX edition's, played on to the tables
     HIGH: (0, 8, 64, 40, 0, 8, 112, -16, 0, 0, 0, 0, 0, 0, -12, -32, 0, 0, 32, 0, 0, 12, 56, 0, 16),
     1 - HIGH: (0, 12, 120, 0, 0, 6, 48, 30, 0, 0, -32, -48, 0, 0, 8, -48, 0, 0, 0, -16, 0, 16, 120, 28, -8),
 }
+PLAY_OUT_WEIGHTS = {  # whist fit-judge: the classic edition's, played on to the last trick
+    HIGH: (0, 0, 112, 112, -16, -32, 124, -32, 0, 0, -12, -16, 0, 0, 42, -4, 0, 0, 48, 104, 0, 24, 64, 16, 16),
+    1 - HIGH: (-4, -2, 126, -16, 0, 0, 48, 20, 0, 0, -32, -64, 0, 0, -96, -112, 0, 0, -32, -64, -16, 2, 124, 14, -10),
+}
+
+
+def weights(mode: int, stop: int) -> tuple[int, ...]:
+    """The lead weights of a play-on that stops at ``stop`` cards a hand: to the tables, or to the end (0)."""
+    return (LEAD_WEIGHTS if stop else PLAY_OUT_WEIGHTS)[mode]
 
 Hands = list[list[int]]
 
@@ -114,7 +127,7 @@ def follow(mine: list[int], lead_card: int, trump: int, mode: int) -> int:
 
 def python_play_on(h: Hands, trump: int, leader: int, mode: int, stop: int, won: list[int]) -> int:
     """:func:`play_on` in Python."""
-    w = LEAD_WEIGHTS[mode]
+    w = weights(mode, stop)
     while sum(m.bit_count() for m in h[leader]) > stop:
         a = lead(h[leader], h[1 - leader], trump, w)
         h[leader][a // 13] ^= 1 << (a % 13)
@@ -131,5 +144,5 @@ def play_on(h: Hands, trump: int, leader: int, mode: int, stop: int, won: list[i
     (``h`` played on in place, each seat's tricks added to ``won``); returns the seat to lead then. In C
     when a compiler is there (native.judge_play_on: Master plays thousands of these a card), else in Python,
     card for card the same."""
-    end = judge_play_on(h, trump, leader, mode != HIGH, stop, LEAD_WEIGHTS[mode], won)
+    end = judge_play_on(h, trump, leader, mode != HIGH, stop, weights(mode, stop), won)
     return python_play_on(h, trump, leader, mode, stop, won) if end is None else end

@@ -5,26 +5,30 @@ weights, ties broken by card order), so running it again gives the same
 weights:
 
 1. **Stage-2 starts that Master's rollouts reach** (:func:`rollout_starts`):
-   single hands of the classic Master against itself (its rollouts end in
-   the linear estimate, so the hands do not depend on the weights); at each of their stage-1 decisions
-   that Master searches, one world is drawn and one of its candidate cards
-   played, and the rest of stage 1 played out as its rollouts play it. The
-   draws come from a stream of their own, so the hands are Master's own.
+   single hands of Master against itself, its rollouts ending in the linear
+   estimate as before the judge (so the hands do not depend on the
+   weights); at each of their stage-1 decisions that Master searches, one
+   world is drawn and one of its candidate cards played, and the rest of
+   stage 1 played out as its rollouts play it. The draws come from a stream
+   of their own, so the hands are Master's own.
 2. **Every lead's exact value** (:func:`lead_situations`): along perfect play
    from each start (the first best card in card order, both seats), at each
-   trick while more than K are left (where the judge leads) the exact value of every lead the rule can choose (each suit's
-   highest and lowest card), the other seat replying perfectly.
+   trick while the judge leads (more than K tricks left for the FX
+   edition's weights, any for the classic's) the exact value of every lead
+   the rule can choose (each suit's highest and lowest card), the other
+   seat replying perfectly.
 3. **Integer weights** (:func:`fit`): from zero, each weight is moved by 16,
    8, 4, 2, then 1 while the tricks the chosen leads lose on average fall.
 
 :func:`judge_value` is the judge's value of a start (played on, then the
-tables); ``benchmarks/ai.py --only judge`` sets it against the exact one
-over starts the fit never saw.
+tables, or to the end without them); ``benchmarks/ai.py --only judge`` sets
+both against the exact one over starts the fit never saw.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing import Pool
 from typing import Callable, Iterator
 
@@ -41,7 +45,7 @@ FIT_HANDS = 150  # hands of Master against itself whose rollouts give the fit's 
 LOW_HANDS = 300  # High/low hands, of which the low ones give the low games' starts
 STEPS = (16, 8, 4, 2, 1)
 STOP = K  # the judge leads only while more cards are left than the endgame tables hold
-MASTER = "hard"  # the classic Master, whose rollouts end in the estimate: the starts do not depend on the weights
+MASTER = "hard-estimate"  # Master as before the judge: the starts do not depend on the weights being fitted
 
 
 @dataclass(frozen=True)
@@ -201,21 +205,25 @@ def fit(situations: list[Situation], progress: Callable[[str], None] = lambda li
     return tuple(w)
 
 
-def _situations(start: Start) -> list[Situation]:
-    return lead_situations([start])[start.mode]
+def _situations(start: Start, stop: int) -> list[Situation]:
+    return lead_situations([start], stop)[start.mode]
 
 
-def fit_all(jobs: int = 1, progress: Callable[[str], None] = lambda line: None) -> dict[int, tuple[int, ...]]:
-    """The weights of both kinds of game, from the starts of :data:`FIT_HANDS` Last 13 hands (high games) and
-    the low hands of :data:`LOW_HANDS` High/low hands."""
-    out = {}
+def fit_all(jobs: int = 1, progress: Callable[[str], None] = lambda line: None
+            ) -> dict[str, dict[int, tuple[int, ...]]]:
+    """Both sets of weights (``LEAD_WEIGHTS``: played on to the tables' K; ``PLAY_OUT_WEIGHTS``: to the end),
+    each for both kinds of game, from the starts of :data:`FIT_HANDS` Last 13 hands (high games) and the low
+    hands of :data:`LOW_HANDS` High/low hands."""
+    out: dict[str, dict[int, tuple[int, ...]]] = {"LEAD_WEIGHTS": {}, "PLAY_OUT_WEIGHTS": {}}
     for mode, hands, scoring in ((HIGH, FIT_HANDS, "last13"), (1 - HIGH, LOW_HANDS, "highlow")):
         starts = list(rollout_starts(range(1, hands + 1), Variant.make(52, scoring, 0), mode))
         progress(f"{'high' if mode == HIGH else 'low'} games: {len(starts)} stage-2 starts")
-        with Pool(jobs) as pool:
-            situations = [s for part in pool.map(_situations, starts, chunksize=8) for s in part]
-        progress(f"{len(situations)} leads along perfect play")
-        out[mode] = fit(situations, progress)
+        for name, stop in (("LEAD_WEIGHTS", STOP), ("PLAY_OUT_WEIGHTS", 0)):
+            with Pool(jobs) as pool:
+                situations = [s for part in pool.map(partial(_situations, stop=stop), starts, chunksize=8)
+                              for s in part]
+            progress(f"{name}: {len(situations)} leads along perfect play while more than {stop} tricks are left")
+            out[name][mode] = fit(situations, progress)
     return out
 
 

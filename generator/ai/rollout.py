@@ -9,10 +9,9 @@ card (one per run of equivalent legal cards) is played, the rest of stage 1
 is played out with both hands open by one cheap rule (:func:`policy`,
 Hard's memory rule with the weights of ``hard.WEIGHTS`` in a closed form
 that costs four popcounts instead of a loop over the unseen cards), stage 2
-is judged from the cards each hand starts it with (:func:`estimate`; the FX
-edition's Master plays it on with both hands open by the judge's rule,
-:mod:`.judge`, down to the endgame tables, and reads their exact value), and
-the hand is scored as it would be (:func:`points`). The candidate with the
+is played on with both hands open by the judge's rule (:mod:`.judge`: to the
+last trick, or on the FX edition down to the endgame tables, whose exact
+value ends it), and the hand is scored as it would be (:func:`points`). The candidate with the
 best total over the same worlds is played. The number of worlds
 shrinks with the work a world costs (:func:`worlds`), which bounds the time a
 decision takes on the device.
@@ -39,9 +38,10 @@ class Estimate(NamedTuple):
     """What a stage-2 start is worth to a hand, in sixteenths of a trick beyond an even split.
 
     A least-squares fit to the exact values of 20,000 stage-2 starts that
-    Hard's rollouts reached: it misjudges them by 0.89 tricks on average,
-    where playing them out with the greedy stage-2 rule missed by 0.95 and
-    cost twice the time (docs/ai.md).
+    Hard's rollouts reached: it misjudges them by 0.87 tricks on average.
+    Master's rollouts ended in it before the judge; the judge's fit draws its
+    stage-2 starts from the games of that Master (so that they do not depend
+    on the judge's weights), and the review starts its exact searches at it.
     """
     leader: int = 2  # for leading the first trick
     trumps: int = 10  # per trump more than the other hand
@@ -208,30 +208,33 @@ def split(mask: int) -> list[int]:
     return [(mask >> (13 * s)) & 0x1FFF for s in range(4)]
 
 
-def played_on(hand_size: int, tables: Tables | None) -> int:
-    """Cards the judge plays in a rollout's stage 2: down to the tables' K on the FX edition, none without
-    the tables (the classic edition estimates the start)."""
-    return 2 * max(0, hand_size - tables.k) if tables is not None else 0
+def played_on(hand_size: int, tables: Tables | None, judged: bool = True) -> int:
+    """Cards the judge plays in a rollout's stage 2: down to the tables' K on the FX edition, all of them
+    on the classic (none when the rollouts end in :func:`estimate`)."""
+    if not judged:
+        return 0
+    return 2 * max(0, hand_size - tables.k) if tables is not None else 2 * hand_size
 
 
 def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], leader: int, lead: int,
-            first: int, trump: int, counts_stage1: bool, tables: Tables | None = None, mode: int = HIGH) -> int:
+            first: int, trump: int, counts_stage1: bool, tables: Tables | None = None, mode: int = HIGH,
+            judged: bool = True) -> int:
     """Play a world's stage 1 out, hands open: ``first`` for the seat to move, then ``policy`` for both.
 
     ``stock`` is the face-up card then the hidden ones, top first. Returns
     ``me``'s tricks less the other seat's from here: those of stage 1 when
-    the scoring counts them, and stage 2's as :func:`estimate` judges them,
-    or, with the endgame ``tables`` (the FX edition's Master), as the judge
-    plays them on (:mod:`.judge`) down to the tables' K tricks and then
-    exactly.
+    the scoring counts them, and stage 2's as the judge plays them on
+    (:mod:`.judge`): to the end, or with the endgame ``tables`` (the FX
+    edition's Master) down to the tables' K tricks and then exactly; not
+    ``judged``, as :func:`estimate` guesses them.
     """
     won = [0, 0]
     leader = play_out(h, live, stock, trump, leader, lead, first, won)
     diff = won[me] - won[1 - me] if counts_stage1 else 0
-    if tables is None:
+    if not judged:
         return diff + estimate(h[me], h[1 - me], trump, leader == me)
     won = [0, 0]
-    leader = judge.play_on(h, trump, leader, mode, tables.k, won)
+    leader = judge.play_on(h, trump, leader, mode, tables.k if tables is not None else 0, won)
     n = sum(m.bit_count() for m in h[me])
     v = tables.value(h, trump, mode, leader) if n else 0  # the leader's tricks, both playing perfectly
     return diff + won[me] - won[1 - me] + 2 * (v if leader == me else n - v) - n
@@ -310,8 +313,9 @@ def points(obs: Observation, diff: int) -> int:
     return pts[0] - pts[1]
 
 
-def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = None) -> int:
-    """The card with the best total over the sampled worlds (ties: the lowest card); ``tables``: see :func:`rollout`."""
+def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = None, judged: bool = True) -> int:
+    """The card with the best total over the sampled worlds (ties: the lowest card); ``tables`` and
+    ``judged``: see :func:`rollout`."""
     me = obs.player
     mine = split(obs.hand)
     live = split(obs.deck.mask & ~obs.played)
@@ -319,7 +323,7 @@ def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = 
     if len(cands) == 1:
         return cands[0]
     caps = suit_caps(obs)
-    n = worlds(len(cands), obs.stock_left, played_on(obs.deck.hand_size, tables))
+    n = worlds(len(cands), obs.stock_left, played_on(obs.deck.hand_size, tables, judged))
     counts_stage1 = obs.scoring.counts_stage1
     totals = [0] * len(cands)
     for _ in range(n):
@@ -328,15 +332,23 @@ def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = 
             h = [[0] * 4, [0] * 4]
             h[me], h[1 - me] = list(mine), list(theirs)
             v = rollout(me, h, list(live), [obs.upcard] + hidden, obs.leader, obs.lead, c, obs.trump, counts_stage1,
-                        tables, obs.mode)
+                        tables, obs.mode, judged)
             totals[i] += points(obs, v)
     best = max(range(len(cands)), key=lambda i: (totals[i], -i))
     return cands[best]
 
 
 def hard(rng: Rng) -> SearchPlayer:
-    """The device's top level: this search in stage 1, the solver with the device's budget in stage 2."""
+    """The device's top level: this search in stage 1 (its rollouts' stage 2 played to the end by the
+    judge), the solver with the device's budget in stage 2."""
     return SearchPlayer("hard", lambda obs, legal: choose(obs, legal, rng), WORK_BUDGET)
+
+
+def hard_estimate(rng: Rng) -> SearchPlayer:
+    """Master as it was before the judge: its rollouts end in :func:`estimate`. The yardstick the classic
+    Master's judge is measured against, and the player whose rollouts give the judge's fit its stage-2
+    starts (so that they do not depend on the weights being fitted)."""
+    return SearchPlayer("hard-estimate", lambda obs, legal: choose(obs, legal, rng, judged=False), WORK_BUDGET)
 
 
 def hard_fx(rng: Rng) -> SearchPlayer:

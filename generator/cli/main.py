@@ -571,16 +571,18 @@ def fit_judge(jobs: int) -> None:
 
     Stage-2 starts that Master's rollouts reach, every lead along perfect
     play from them valued exactly, integer weights by coordinate descent
-    (generator/ai/judge_fit.py; about 10 minutes on one core). Paste the result
-    into LEAD_WEIGHTS (generator/ai/judge.py) and run make hex.
+    (generator/ai/judge_fit.py; about 45 minutes on a loaded machine): the FX
+    edition's (played on to the tables) and the classic's (to the end).
+    Paste the result into LEAD_WEIGHTS and PLAY_OUT_WEIGHTS
+    (generator/ai/judge.py) and run make hex.
     """
     from ..ai.judge_fit import fit_all
 
-    weights = fit_all(jobs, click.echo)
-    click.echo("LEAD_WEIGHTS = {")
-    for mode, w in weights.items():
-        click.echo(f"    {'HIGH' if mode == 0 else '1 - HIGH'}: ({', '.join(map(str, w))}),")
-    click.echo("}")
+    for name, weights in fit_all(jobs, click.echo).items():
+        click.echo(f"{name} = {{")
+        for mode, w in weights.items():
+            click.echo(f"    {'HIGH' if mode == 0 else '1 - HIGH'}: ({', '.join(map(str, w))}),")
+        click.echo("}")
 
 
 @main.command()

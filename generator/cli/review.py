@@ -210,7 +210,7 @@ def text(r: HandReview, signs: bool, explain_range: bool = True) -> list[str]:
         me = "your" if w.me == "you" else f"{w.me}'s"
         out += wrap(f"Master with {me} cards: {result(w, r.duplicate.tricks, r.duplicate.points)}; "
                     f"as {w.me} played: {result(w, None, r.points)}. The same deal, but once Master's play "
-                    f"differs from {'yours' if w.me == 'you' else w.me + 's'}, the cards each side draws from the "
+                    f"differs from {'yours' if w.me == 'you' else me}, the cards each side draws from the "
                     "stock differ too.", "  ")
     elif r.no_duplicate != "not asked for":
         out.append(f"No replay with Master: {r.no_duplicate}.")

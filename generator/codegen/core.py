@@ -124,11 +124,11 @@ def core_context() -> dict:
             "work": rollout.WORK,
             "min_worlds": rollout.MIN_WORLDS,
             "max_worlds": rollout.MAX_WORLDS,
-            "estimate": rollout.ESTIMATE._asdict(),
         },
         "judge": {
             "size": len(judge.LEAD_WEIGHTS[rules.HIGH]),
             "weights": [list(judge.LEAD_WEIGHTS[rules.HIGH]), list(judge.LEAD_WEIGHTS[rules.LOW])],
+            "play_out_weights": [list(judge.PLAY_OUT_WEIGHTS[rules.HIGH]), list(judge.PLAY_OUT_WEIGHTS[rules.LOW])],
         },
         "error_code": protocol.ERROR_CODES,
         "play_keys": protocol.PLAY_KEYS,

@@ -7,6 +7,7 @@ fixed release date in ``info.json``).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -122,31 +123,72 @@ def size_table(elf: Path, n: int = TOP_ITEMS) -> str:
     return "\n".join([f"largest {n} items (avr-nm --size-sort):", *rows])
 
 
-_stack_free: dict[bytes, int] = {}  # by hex image: the emulator is deterministic, so one run a build
+def stack_key(hex_path: Path, fx: FxImage | None = None) -> str:
+    """What decides a stack run's result: the program, the chip's images, the run and the emulator's
+    code (its sources and the pinned avr8js). The emulator is deterministic, so one run a key."""
+    from .emulator import EMULATOR_DIR
+
+    h = hashlib.sha256()
+    parts = [Path(hex_path).read_bytes(), _stack_run(fx).encode(), b"" if fx is None else fx.device.encode(),
+             b"" if fx is None else fx.data, b"" if fx is None else fx.save]
+    code = sorted(EMULATOR_DIR.glob("*.js")) + sorted((EMULATOR_DIR / "src").glob("*.js"))
+    parts += [p.read_bytes() for p in code + [EMULATOR_DIR / "package-lock.json"]]
+    for part in parts:
+        h.update(len(part).to_bytes(8, "little") + part)
+    return h.hexdigest()[:24]
+
+
+def stack_cache_path(key: str) -> Path:
+    """Where a measured stack run is kept (the user's cache, as the endgame tables): `make hex` measures
+    it, and `make test`'s own build of the same bytes reads it instead of playing the hand again."""
+    from ..ai.native import cache_dir
+
+    return cache_dir() / f"stack-{key}.txt"
 
 
 def stack_free(hex_path: Path, fx: FxImage | None = None) -> int:
     """Stack bytes never touched in a Hard-vs-Hard hand, by the firmware's stack paint in the
-    emulator (an FX edition's with its data on the emulated chip)."""
+    emulator (an FX edition's with its data on the emulated chip); read from the cache when these
+    bytes were measured before with this emulator."""
+    path = stack_cache_path(stack_key(hex_path, fx))
+    try:
+        return int(path.read_text().strip())
+    except (OSError, ValueError):
+        pass
+    free = _measure_stack(hex_path, fx)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(f"{free}\n")
+        tmp.replace(path)
+    except OSError:
+        pass  # no cache: the next build measures again
+    return free
+
+
+def _stack_run(fx: FxImage | None) -> str:
+    """The serial command of the measured hand: Hard against Hard (hard-fx on an FX edition)."""
+    return STACK_RUN.format(device_players(fx is not None)[DEVICE_PLAYERS.index("hard")])
+
+
+def _measure_stack(hex_path: Path, fx: FxImage | None) -> int:
+    """Play the stack run's hand in the emulator, then ask the firmware how much of its stack paint is left."""
     import re
 
     from .emulator import Emulator, EmulatorError
 
-    image = Path(hex_path).read_bytes()
-    if image not in _stack_free:
-        try:
-            with Emulator(hex_path, fx=fx) as emu:
-                emu.run_until_ready()
-                run = STACK_RUN.format(device_players(fx is not None)[DEVICE_PLAYERS.index("hard")])
-                emu.serial_write(run + "\n")
-                if not emu.run_until_serial("end winner=", max_cycles=4_000_000_000):
-                    raise BuildError(f"the stack run did not finish in the emulator: {run}")
-                emu.serial_write("stack\n")
-                emu.run_until_serial(r"# stack free=\d+\n", regex=True)
-                _stack_free[image] = int(re.search(r"# stack free=(\d+)", emu.serial_read().decode()).group(1))
-        except EmulatorError as e:
-            raise BuildError(f"cannot measure the stack: {e}") from None
-    return _stack_free[image]
+    run = _stack_run(fx)
+    try:
+        with Emulator(hex_path, fx=fx) as emu:
+            emu.run_until_ready()
+            emu.serial_write(run + "\n")
+            if not emu.run_until_serial("end winner=", max_cycles=4_000_000_000):
+                raise BuildError(f"the stack run did not finish in the emulator: {run}")
+            emu.serial_write("stack\n")
+            emu.run_until_serial(r"# stack free=\d+\n", regex=True)
+            return int(re.search(r"# stack free=(\d+)", emu.serial_read().decode()).group(1))
+    except EmulatorError as e:
+        raise BuildError(f"cannot measure the stack: {e}") from None
 
 
 def stack_report(hex_path: Path, stack_space: int, fx: FxImage | None = None) -> str:

@@ -235,6 +235,7 @@ def press_to_turn(hex_path: Path, level: str, fast: bool, tricks: int = 20, adc_
                     frames = (dev.turn_at - dev.pressed_at) / FRAME_CYCLES
                     out.append(Wait(level, fast, line.split()[2].startswith("1:"), frames))
             dev.tap("UP")
+            dev.wait_screen("pause")  # UP is kept while the computer searches; B, the table's review, is not
             dev.tap("B", 2)
             dev.wait_screen("menu")
     return out

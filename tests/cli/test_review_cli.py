@@ -76,6 +76,16 @@ def test_a_computer_seat_is_reviewed_with_seat(game):
     assert "Your hand:" in r.output or "Reg's hand:" in r.output
 
 
+def test_a_game_between_computers_is_told_in_the_third_person(tmp_path):
+    """No person played: the seat reviewed is P1, and the replay with Master says "P1's" (not "P1s")."""
+    lines = play_game(4, Variant.make(28, "last13", 0), seats(4, ("greedy", "original"))).lines
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n")
+    r = run(main, ["review", str(path), "--seat", "0"])
+    assert r.exit_code == 0, r.output
+    assert "Master with P1's cards:" in r.output and "differs from P1's, the cards" in r.output.replace("\n  ", " ")
+
+
 def test_the_terminal_game_offers_the_review_after_a_hand():
     """whist play: r at the end of a hand prints its review, then Enter plays on; leaving after two reviewed
     hands prints their summary."""

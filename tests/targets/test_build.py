@@ -446,6 +446,32 @@ def test_stack_high_water_mark_is_measured_and_checked(firmware_hex: Path, firmw
 
 
 @needs_avr
+def test_a_stack_run_is_measured_once_a_program_and_kept(firmware_hex: Path, fx_hex: Path, fx_image,
+                                                          tmp_path: Path, monkeypatch) -> None:
+    """The build's stack run is kept in the cache by what decides it (make hex measures it, make
+    test's build of the same bytes reads it): measured in the emulator when not there or damaged,
+    another program or chip image another run. A short hand here; the build's own is Hard's."""
+    from generator.targets import package
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(package, "STACK_RUN", "play seed=1 deck=28 scoring=every target=0 p0=greedy p1=easy fast=1")
+    key = package.stack_key(firmware_hex)
+    assert package.stack_key(fx_hex, fx_image) != package.stack_key(fx_hex) != key
+    damaged = fx_image.save[:-1] + bytes([fx_image.save[-1] ^ 1])
+    assert package.stack_key(fx_hex, type(fx_image)("ArduboyFX", fx_image.data, damaged)) != package.stack_key(
+        fx_hex, fx_image)
+    measured = package.stack_free(firmware_hex)
+    assert 0 < measured < package.RAM and package.stack_cache_path(key).read_text() == f"{measured}\n"
+    package.stack_cache_path(key).write_text("7\n")  # what is kept is what is read: no run
+    assert package.stack_free(firmware_hex) == 7
+    package.stack_cache_path(key).write_text("not a number")
+    assert package.stack_free(firmware_hex) == measured  # the run again, and kept
+    assert package.stack_cache_path(key).read_text() == f"{measured}\n"
+    monkeypatch.setattr(package, "STACK_RUN", "play seed=2 deck=28 scoring=every target=0 p0=greedy p1=easy fast=1")
+    assert package.stack_key(firmware_hex) != key
+
+
+@needs_avr
 def test_the_mini_differs_from_the_fx_edition_only_in_its_select_line(firmware_dist: Path) -> None:
     """So the build measures the FX edition's stack once for both; any other difference measures both."""
     from generator.targets.package import same_but_select

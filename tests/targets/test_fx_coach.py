@@ -131,9 +131,10 @@ def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, deal, sco
 
 def test_no_hint_at_pro(fx_hex, fx_image):
     """At Pro (and Master) DOWN on a stage-2 turn marks nothing and says why: the hint is the easier
-    levels' only (and no tip about it)."""
+    levels' only (and no tip about it). In Small Whist (the hint and the tip ask the level, not the
+    pack: firmware/app.cpp), whose stage 2 comes after 7 tricks rather than 26."""
     with booted(fx_hex, fx=fx_image) as dev:
-        game = coach_hand(dev, PoorStage2(), {"ai": 1})  # Club -> Pro
+        game = coach_hand(dev, PoorStage2(), {"game": 1, "ai": 1})  # Classic -> Small Whist, Club -> Pro
         game.play_hand(tricks=game.variant.deck.hand_size)
         dev.wait_turn()
         tops = set()

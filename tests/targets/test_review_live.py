@@ -104,10 +104,10 @@ def test_a_port_that_goes_away_keeps_the_reviews_names_the_cut_hand_and_the_game
     lines = play_game(21, Variant.make(28, "last13", 10), seats(21, (Person(), "original"))).lines
     scores = [i for i, line in enumerate(lines) if line.startswith("score ")]
     code, port, out, err = listen(lines[:scores[0] + 1], tmp_path, cut=True)  # the game line and hand 1
-    assert code == 1 and out[0].startswith("Hand 1, you against Club")
+    assert code == 1 and out[0].startswith("Hand 1, you against Reg (Club)")
     assert len(err) == 1 and err[0].startswith(f"error: {port} went away during hand 2"), err
     assert "1 hand reviewed above" in err[0] and "Traceback" not in err[0]
     # plugged in again: the device sends hand 2 when it ends, without the game line; the review knows the game
     code, port, out, err = listen(lines[scores[0] + 1:scores[1] + 1], tmp_path, cut=False)
-    assert code == 0 and out[0].startswith("Hand 2, you against Club"), (out, err)
+    assert code == 0 and out[0].startswith("Hand 2, you against Reg (Club)"), (out, err)
     assert err[-1] == "Stopped: 1 hand reviewed."
