@@ -1,8 +1,9 @@
 """Can the coach's stage-1 figures be trusted? Planted blunders, each judged decision re-measured in 200 deals.
 
 A stand-in person plays single hands of German Whist (52 cards, Last 13)
-against Club: Master's stage-1 rule (rollout.choose on its own stream) and a
-perfect stage 2, except that now and then it spends its highest trump to win
+against Club: Master's stage-1 rule as it stood before the judge
+(rollout.choose on its own stream, its rollouts ending in the estimate,
+which keeps the set the same hands) and a perfect stage 2, except that now and then it spends its highest trump to win
 a worthless trick (a low lead it cannot follow, or its own lead when the
 face-up card is low): the planted blunders. `whist review` judges every hand;
 then every planted blunder and every flagged decision is measured again over
@@ -21,7 +22,8 @@ RECHECK fresh deals of the same sampler, every candidate card in each:
 - bias: the flags' mean printed cost against their mean re-checked cost.
 
 Figures are printed, never asserted. Re-checks depend only on the hands, so
-they are kept in --cache and shared by runs of different review code.
+they are kept in --cache (keyed by each hand's trace) and shared by runs of
+different review code.
 Usage: python benchmarks/review_calibration.py [--hands 56] [--jobs 2] [--cache build/recheck.json]
 """
 
@@ -34,6 +36,7 @@ import random
 import statistics
 import sys
 import time
+import zlib
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -79,7 +82,7 @@ def stand_in_hand(seed: int) -> tuple[list[str], list[int]]:
         if st.turn == 1:
             c = cpu.choose(obs, legal)
         elif st.stock_left:
-            c = rollout.choose(obs, legal, own)
+            c = rollout.choose(obs, legal, own, judged=False)
             top = top_trump(st)
             if top >= 0 and top != c and worthless(st) and len(planted) < PLANTS and coin.random() < 0.8:
                 c = top
@@ -123,7 +126,8 @@ def one_hand(args: tuple[int, dict]) -> dict:
     review = [r for n, line in enumerate(lines, 1) if (r := session.feed(n, line)) is not None][0]
     seconds = time.process_time() - start
     judged = {d.trick: d for d in review.stage1}
-    out = {"seed": seed, "seconds": seconds, "planted": planted, "decisions": [], "recheck": {}}
+    out = {"seed": seed, "seconds": seconds, "planted": planted, "decisions": [], "recheck": {},
+           "hand": zlib.crc32("\n".join(lines).encode())}
     reader = trace.Reader()
     hand = [h for n, line in enumerate(lines, 1) if (h := reader.feed(n, line)) is not None][0]
     st = HandState(VARIANT.deck, VARIANT.scoring, hand.state.deal)
@@ -139,11 +143,17 @@ def one_hand(args: tuple[int, dict]) -> dict:
             if d.mistake:
                 rec.update(better=stands_for(cands, d.best[0]), cost=d.lost_points)
             out["decisions"].append(rec)
-            key = f"{seed}/{d.trick}"
+            key = recheck_key(out, d.trick)
             if (rec["flag"] or rec["planted"]) and key not in cached:
                 out["recheck"][key] = {str(x): v for x, v in recheck(st, seed).items()}
         st.apply(c)
     return out
+
+
+def recheck_key(hand: dict, trick: int) -> str:
+    """A re-check's key in the cache: the seed, the trick and the hand's trace (the stand-in plays Master's
+    stage-1 rule, so a change to that rule changes the hands, and their old re-checks must not be read)."""
+    return f"{hand['seed']}/{trick}/{hand['hand']:08x}"
 
 
 def expected(d: dict) -> float:
@@ -166,7 +176,7 @@ def figures(results: list[dict], cache: dict) -> list[str]:
     flags: list[tuple[float, float, float, float, float]] = []  # cost, lo, hi, re-checked, expected coverage
     for r in results:
         for d in r["decisions"]:
-            key = f"{r['seed']}/{d['trick']}"
+            key = recheck_key(r, d["trick"])
             means = {int(c): v for c, v in cache.get(key, {}).items()}
             if d["planted"] and max(means.values()) - means[d["played"]] >= WORTH:
                 blunders += 1

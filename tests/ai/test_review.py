@@ -136,7 +136,7 @@ def planted_hand(blunders: bool, variant: Variant = LAST13, seed: int = SEED) ->
         if p == 1:
             c = cpu.choose(obs, legal)
         elif st.stock_left:
-            c = rollout.choose(obs, legal, own)
+            c = rollout.choose(obs, legal, own, judged=False)  # the rule before the judge: the hand tested
             if blunders and st.trick_number == BLUNDER_TRICK:
                 assert legal >> ace & 1 and c != ace and st.lead // 13 != st.trump
                 assert not legal & (0x1FFF << 13 * (st.lead // 13))  # void in the led suit
@@ -284,7 +284,7 @@ def test_a_wrong_line_is_named():
 def test_a_game_continued_without_its_game_line_is_reviewed_on_from_where_it_stood():
     """The device sends a continued game's hands without its game line: a known game's next hand is read on,
     with the AI stream where it stood (the duplicate still replays Master's own hands exactly)."""
-    lines = play_game(11, Variant.make(28, "last13", 10), seats(11, ("hard", "easy"))).lines
+    lines = play_game(11, Variant.make(28, "last13", 15), seats(11, ("hard", "easy"))).lines  # five hands
     scores = [i for i, line in enumerate(lines) if line.startswith("score ")]
     cut, lines = scores[0] + 1, lines[:scores[2] + 1]  # three hands: the first seen whole, two continued
     first = Session(seat=0, duplicate=False)
