@@ -64,6 +64,8 @@ crosstest-ai: hex $(NODE_STAMP)
 screenshots: hex $(NODE_STAMP)
 	$(PY) -m generator.targets.screenshots distributable/Whist.hex docs/screenshots --emulator $(EMULATOR)
 	$(PY) -m generator.targets.screenshots --fx distributable/ArduboyFX/WhistFX.arduboy docs/screenshots --emulator projectabe
+	@# The .arduboy packages carry docs/screenshots/table.png: build them again so distributable/ stays fresh.
+	$(WHIST) build --out build --dist distributable
 
 # The slow UI runs: a Classic game through the buttons, 100,000 frames of weighted random
 # buttons (hands and games finished, stack headroom and the EEPROM system bytes checked);
