@@ -82,6 +82,7 @@ class ArenaResult:
     wins: int
     losses: int
     points: list[int]  # per deal
+    first_seed: int = 1
 
     def lines(self) -> list[str]:
         decided = self.wins + self.losses
@@ -92,7 +93,8 @@ class ArenaResult:
         var = sum((x / 2 - mean) ** 2 for x in self.points) / max(n - 1, 1)
         ph = Z95 * math.sqrt(var / n)
         return [
-            f"{self.a} vs {self.b}: {self.deals} duplicate deals, {2 * self.deals} hands",
+            f"{self.a} vs {self.b}: {self.deals} duplicate deals (seeds {self.first_seed}..{self.first_seed + self.deals - 1}),"
+            f" {2 * self.deals} hands",
             f"hands won: {self.wins} of {decided} decided = {100 * p:.1f}% (95% CI {100 * (p - half):.1f}..{100 * (p + half):.1f}%)",
             f"points per hand: {mean:+.3f} (95% CI {mean - ph:+.3f}..{mean + ph:+.3f})",
         ]
@@ -109,4 +111,4 @@ def run_arena(a: str, b: str, deals: int, jobs: int = 1, deck: int = 52, scoring
     else:
         results = list(wrap(map(play_deal, tasks)))
     return ArenaResult(a, b, deals, sum(r.wins for r in results), sum(r.losses for r in results),
-                       [r.points for r in results])
+                       [r.points for r in results], first_seed)

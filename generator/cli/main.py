@@ -593,7 +593,9 @@ def fit_judge(jobs: int) -> None:
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes.")
 @click.option("--deck", type=click.Choice(["52", "28"]), default="52", show_default=True, help="Pack.")
 @click.option("--scoring", type=click.Choice(list(SCORINGS)), default="last13", show_default=True, help="Scoring.")
-def arena(p0: str, p1: str, deals: int, jobs: int, deck: str, scoring: str) -> None:
+@click.option("--first-seed", type=click.IntRange(1, 2**31), default=1, show_default=True,
+              help="The first deal's seed (to extend an earlier match with new deals).")
+def arena(p0: str, p1: str, deals: int, jobs: int, deck: str, scoring: str, first_seed: int) -> None:
     """Duplicate-deal match: hands won, points per hand and 95% confidence intervals for P0."""
     from ..ai.arena import run_arena
 
@@ -603,7 +605,7 @@ def arena(p0: str, p1: str, deals: int, jobs: int, deck: str, scoring: str) -> N
                 bar.update(1)
                 yield r
 
-        result = run_arena(p0, p1, deals, jobs, int(deck), scoring, progress=progress)
+        result = run_arena(p0, p1, deals, jobs, int(deck), scoring, first_seed, progress=progress)
     for line in result.lines():
         click.echo(line)
 

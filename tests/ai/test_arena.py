@@ -20,8 +20,15 @@ def test_hard_beats_random():
 def test_arena_command_prints_win_rate_and_points():
     out = CliRunner().invoke(main, ["arena", "--p0", "original", "--p1", "greedy", "--deals", "5"])
     assert out.exit_code == 0
-    assert "original vs greedy: 5 duplicate deals, 10 hands" in out.output
+    assert "original vs greedy: 5 duplicate deals (seeds 1..5), 10 hands" in out.output
     assert "hands won:" in out.output and "95% CI" in out.output and "points per hand:" in out.output
+
+
+def test_first_seed_extends_a_match_with_new_deals():
+    out = CliRunner().invoke(main, ["arena", "--p0", "original", "--p1", "greedy", "--deals", "2", "--first-seed", "4"])
+    assert out.exit_code == 0 and "2 duplicate deals (seeds 4..5)" in out.output
+    whole = run_arena("original", "greedy", 5)
+    assert run_arena("original", "greedy", 2, first_seed=4).points == whole.points[3:]
 
 
 def test_the_rate_interval_is_the_exact_poisson_one():
