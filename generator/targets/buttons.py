@@ -9,6 +9,7 @@ table and the coach's live mode all drive the device this way.
 
 from __future__ import annotations
 
+import atexit
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,7 +23,7 @@ from ..engine.display import suit_order
 from ..engine.game import play_game
 from ..engine.rules import Variant
 from ..engine.state import Observation
-from .emulator import Backend, Emulator, FxImage
+from .emulator import AVR8JS, Backend, Emulator, FxImage
 
 # Screen ids the firmware writes to GPIOR0 on each change (enum Screen in firmware/app.cpp).
 SCREENS = ("title", "menu", "table", "pause", "hand_end", "game_over", "settings", "stats", "rules", "credits",
@@ -263,15 +264,46 @@ class ButtonGame:
         return [line for line in self.dev.log.splitlines() if line and not line.startswith("#")]
 
 
+# One idle emulator process per back-end, kept between boots: a new Node process spends about a second
+# of CPU warming its JIT (the first boot and frames run several times slower), a reload in a warm one
+# costs a few hundredths. Each boot is still a power-on: Emulator.load keeps nothing of the last device.
+_idle: dict[Backend, Emulator] = {}
+
+
+def _close_idle() -> None:
+    while _idle:
+        _idle.popitem()[1].close()
+
+
+atexit.register(_close_idle)
+
+
 @contextmanager
 def booted(hex_path: str | Path, *, adc_seed: int = 1, backend: Backend | None = None,
            eeprom: bytes | None = None, fx: FxImage | None = None) -> Iterator[Device]:
-    """Boot ``hex_path`` in the emulator (to its title, the ready line read); it closes on exit.
-    An FX edition's hex needs ``fx``, its chip's images."""
-    with Emulator(hex_path, eeprom=eeprom, adc_seed=adc_seed, backend=backend, fx=fx) as emu:
+    """Boot ``hex_path`` in the emulator (to its title, the ready line read); it is powered off on exit
+    (its process kept for the next boot unless the run failed). An FX edition's hex needs ``fx``, its
+    chip's images."""
+    emu = _idle.pop(backend or AVR8JS, None)
+    if emu is not None and emu.alive:
+        try:
+            emu.load(hex_path, eeprom=eeprom, adc_seed=adc_seed, fx=fx)
+        except BaseException:
+            emu.close()
+            raise
+    else:
+        emu = Emulator(hex_path, eeprom=eeprom, adc_seed=adc_seed, backend=backend, fx=fx)
+    clean = False
+    try:
         dev = Device(emu)
         dev.boot()
         yield dev
+        clean = True
+    finally:
+        if clean and emu.alive and (backend or AVR8JS) not in _idle:
+            _idle[backend or AVR8JS] = emu
+        else:
+            emu.close()
 
 
 @contextmanager
