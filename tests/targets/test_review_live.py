@@ -12,13 +12,12 @@ from pathlib import Path
 
 from conftest import needs_firmware
 from generator.ai.basic import GreedyPlayer
-from generator.ai.players import HUMAN, seats
+from generator.ai.players import FIRST_LEVEL, HUMAN, seats
 from generator.ai.review import Session
 from generator.engine.game import play_game
 from generator.engine.rules import Variant
-from generator.targets.emulator import Emulator
 from generator.targets.live import EVERY, Listener, emulator_chunks
-from generator.targets.buttons import ButtonGame, Device
+from generator.targets.buttons import ButtonGame, booted
 
 ROOT = Path(__file__).resolve().parents[2]
 FRAME_S = 1 / 60  # the game's frame rate
@@ -30,20 +29,20 @@ class Person(GreedyPlayer):
 
 @needs_firmware
 def test_a_hand_on_the_buttons_is_reviewed_when_it_ends(firmware_hex):
-    """Small Whist against Master, one hand, fast: the review comes within a poll of the hand's trace, and it is
-    the review of the engine's own trace of the same game."""
-    with Emulator(firmware_hex, adc_seed=7) as emu:
-        dev = Device(emu)
-        dev.boot()
+    """Small Whist against Club, one hand, fast: the review comes within a poll of the hand's trace, and it is
+    the review of the engine's own trace of the same game (the level's search is not the point: Club's
+    answers come at once)."""
+    with booted(firmware_hex, adc_seed=7) as dev:
+        emu = dev.emu
         dev.menu("settings")
-        dev.change_settings({"game": 1, "target": 3, "ai": 2, "speed": 1})  # 28 cards, one hand, Master, fast
+        dev.change_settings({"game": 1, "target": 3, "speed": 1})  # 28 cards, one hand played, Club, fast
         dev.tap("B")
         dev.menu("play")
         game = ButtonGame(dev)
         game.start()
         listener = Listener(Session(demos=True))
         assert listener.feed(dev.log.encode()) == []  # the ready comment and the game line
-        assert "p1=hard" in dev.log
+        assert f"p1={FIRST_LEVEL}" in dev.log
         game.play_hand()  # every card of the person's through LEFT/RIGHT/A
         polls, reviews = 0, []
         for chunk in emulator_chunks(emu, frames=20 * 60):
@@ -60,7 +59,7 @@ def test_a_hand_on_the_buttons_is_reviewed_when_it_ends(firmware_hex):
     file_review = [r for n, line in enumerate(game.want, 1) if (r := session.feed(n, line)) is not None]
     assert [(d.trick, d.card, d.lost_points) for d in live.stage1 + live.stage2] == \
         [(d.trick, d.card, d.lost_points) for d in file_review[0].stage1 + file_review[0].stage2]
-    assert live.duplicate is not None and live.names == (HUMAN, "hard")
+    assert live.duplicate is not None and live.names == (HUMAN, FIRST_LEVEL)
     # after the person's last card the computer may still play one and the table shows the trick (fast: about
     # a second); the review is made at the first poll that brings the score line
     waited = polls * EVERY * FRAME_S
