@@ -31,6 +31,9 @@ from generator.targets.screentext import lit, read
 
 pytestmark = needs_firmware
 LOW_DEAL = 7  # High/low scoring: a low hand, in which the poor stage 2 loses 4 tricks (fewest tricks win)
+# Small Whist's (stage 2 is 7 tricks: one page of the coach): Last 7, the poor stage 2 loses 4 tricks
+# one by one; High/low, a low hand where it loses 3 cards and 7 tricks (3, 2 and 2)
+SMALL_DEAL, SMALL_LOW_DEAL = 7, 21
 
 CARD_W = 16  # firmware/table.cpp
 CORNER = [(dx, dy) for dx in range(1, 8) for dy in range(1, 16)]  # a card's corner, as the hint inverts it
@@ -82,11 +85,16 @@ def marked(before: bytes, after: bytes, n: int) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("deal,scoring", [(COACH_DEAL, 0), (LOW_DEAL, 3)], ids=["high", "low"])
-def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, deal, scoring):
-    """A single hand of Classic 52 at Club: Last 13 (deal COACH_DEAL), or High/low (a low hand)."""
+@pytest.mark.parametrize("game_row,deal,scoring,lost", [
+    (1, SMALL_DEAL, 0, 4), (1, SMALL_LOW_DEAL, 3, 3),
+    pytest.param(0, COACH_DEAL, 0, 7, marks=pytest.mark.slow), pytest.param(0, LOW_DEAL, 3, 4, marks=pytest.mark.slow)],
+    ids=["small high", "small low", "high", "low"])
+def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, game_row, deal, scoring, lost):
+    """A single hand at Club: Small Whist in `make test` (one page of the coach), Classic 52 in `make
+    longtest` (two pages); Last 13 (7), or High/low (a low hand, where a card can lose several tricks)."""
+    low = scoring == 3
     with booted(fx_hex, fx=fx_image) as dev:
-        game = coach_hand(dev, PoorStage2(), {"scoring": scoring}, deal)
+        game = coach_hand(dev, PoorStage2(), {"game": game_row, "scoring": scoring}, deal)
         size = game.variant.deck.hand_size
         game.play_hand(tricks=size)  # stage 1
         dev.wait_turn()
@@ -111,11 +119,11 @@ def test_the_coach_judges_stage_2_as_the_review_does(fx_hex, fx_image, deal, sco
     decisions = review_stage2(game.device_lines())
     assert hinted == set(decisions[0].best)
     losses = [d for d in decisions if d.mistake]
-    assert len(losses) == (7 if deal == COACH_DEAL else 4), "the deal no longer shows what it was chosen for"
-    assert ("mode=low" in "\n".join(game.device_lines())) == (deal == LOW_DEAL)
+    assert len(losses) == lost, "the deal no longer shows what it was chosen for"
+    assert ("mode=low" in "\n".join(game.device_lines())) == low
     assert len(shown) == len(losses), shown
     assert said == f"{len(losses)} cards cost {sum(d.lost_tricks for d in losses)} tricks (DOWN)"
-    assert any(d.lost_tricks > 1 for d in losses) == (deal == LOW_DEAL)
+    assert any(d.lost_tricks > 1 for d in losses) == low
     for line, d in zip(shown, losses):
         head, _, rest = line.partition(": ")  # "Trick 17: 2C lost, 8H kept it" / "Trick 19: 2C lost 3, best 8H"
         words = rest.split()
@@ -160,10 +168,12 @@ class PerfectStage2(Human):
         return super().choose(obs, legal) if obs.stage == 1 else self.exact.choose(obs, legal)
 
 
-def test_a_perfect_stage_2_lost_nothing(fx_hex, fx_image, endgame_tables):
-    """Seat 0's stage 2 played perfectly: the coach's page says no card lost a trick, as the review does."""
+@pytest.mark.parametrize("game_row", [1, pytest.param(0, marks=pytest.mark.slow)], ids=["small", "classic"])
+def test_a_perfect_stage_2_lost_nothing(fx_hex, fx_image, endgame_tables, game_row):
+    """Seat 0's stage 2 played perfectly: the coach's page says no card lost a trick, as the review does
+    (a Small Whist hand; `make longtest` a Classic one)."""
     with booted(fx_hex, fx=fx_image) as dev:
-        game = coach_hand(dev, PerfectStage2())
+        game = coach_hand(dev, PerfectStage2(), {"game": game_row})
         game.play_hand()
         dev.wait_serial("score ")
         dev.wait_screen("hand_end")
