@@ -4,7 +4,9 @@ Menus and settings (kept over a power cycle, defaults after a corrupt or
 erased save, EEPROM bytes 0..15 untouched), whole games played with the
 buttons whose traces equal the engine's, a continued game, deal numbers,
 stats, the demo, and random-button fuzzing with the stack's high-water mark.
-`make longtest` also runs the slow ones (a Classic game, 100,000 fuzz frames, three more kinds of
+Where the pack, the pace or the level is not the point the games are Small Whist at the fast speed,
+on fixed short deals (a game to 10 in two hands, a single hand in ProjectABE). `make longtest` also
+runs the slow ones (a Classic game at normal speed, 100,000 fuzz frames, three more kinds of
 damaged log).
 """
 
