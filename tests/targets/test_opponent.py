@@ -16,7 +16,7 @@ import pytest
 from conftest import needs_firmware
 from test_ui import at_turn, leave
 from generator.ai import persona
-from generator.targets.buttons import SCREEN, ButtonGame, booted, button_game
+from generator.targets.buttons import SCREEN, ButtonGame, Device, booted, button_game
 from generator.targets.screenshots import enter_deal
 from generator.targets.screentext import TABLE_FACE, lit, mood, read
 from generator.targets.thinktime import FRAME_CYCLES
@@ -43,50 +43,80 @@ def region(picture: bytes, x0: int, x1: int, y0: int, y1: int) -> list[bool]:
     return [lit(picture, x, y) for y in range(y0, y1) for x in range(x0, x1)]
 
 
-def test_the_greeting_leaves_the_table_in_sight(fx_hex, fx_image, projectabe):
-    """A default FX game from power-on: the first hand's greeting (a game's first hand: not "another
-    hand") shows while the stock, the face-up card, the trump box, the scores and the hand are drawn
-    as they are once it is over."""
-    with button_game(fx_hex, fx=fx_image, adc_seed=5, backend=projectabe) as game:
-        dev = game.dev
-        dev.run(70)  # the deal (4 frames a card) and the trump's flash over
-        during = dev.emu.screen()
-        assert bubble(during) == persona.line("original", "first", game.seed, 1)
-        for _ in range(200):
-            dev.run(1)
-            if not bubble(dev.emu.screen()):
-                break
-        after = dev.emu.screen()
-        assert not bubble(after), "the words never ended"
+def greeting_in_sight(game: ButtonGame) -> None:
+    """The first hand's greeting (a game's first hand: not "another hand") shows while the stock, the
+    face-up card, the trump box, the scores and the hand are drawn as they are once it is over."""
+    dev = game.dev
+    dev.run(70)  # the deal (4 frames a card) and the trump's flash over
+    during = dev.emu.screen()
+    assert bubble(during) == persona.line("original", "first", game.seed, 1)
+    for _ in range(200):
+        dev.run(1)
+        if not bubble(dev.emu.screen()):
+            break
+    after = dev.emu.screen()
+    assert not bubble(after), "the words never ended"
     for x0, x1, y0, y1 in ((0, 47, 8, 34), (73, PORTRAIT_X, 8, 28), (0, 128, 34, 64)):  # stock and trump, scores, hand
         assert region(during, x0, x1, y0, y1) == region(after, x0, x1, y0, y1), (x0, y0)
 
 
-def test_any_button_skips_the_splash(fx_hex, fx_image, projectabe):
+def splash_skipped(dev: Device) -> None:
     """Power-on shows the FX edition's splash (a card turned over, not the title); a press goes straight
     to the menu, as a press at the title does: nothing is added to a returning player's path."""
+    assert dev.screen == SCREEN["title"] and read(dev.emu.screen(), 57, 25, 20) == "German Whist for two"
+    dev.tap("A")
+    assert dev.screen == SCREEN["menu"]
+
+
+def stage2_at_fast(game: ButtonGame) -> None:
+    """At Fast, from the press of the player's last stage-1 card to the first stage-2 turn within 80
+    frames (the trick's beat and hold, the computer's pause and card), stage 2 announced."""
+    dev = game.dev
+    game.play_hand(tricks=game.variant.deck.hand_size)
+    said = persona.line("original", "stage2", game.seed, 1, game.variant.deck.hand_size)
+    heard = False
+    for _ in range(120):
+        dev.run(1)
+        heard = heard or bubble(dev.emu.screen()) == said
+        if dev.waiting:
+            break
+    assert dev.waiting, "no stage-2 turn"
+    assert (dev.turn_at - dev.pressed_at) / FRAME_CYCLES <= 80
+    assert heard, "stage 2 went unannounced"
+
+
+def test_the_splash_then_the_greeting(fx_hex, fx_image, projectabe):
+    """The two below in one FX session (in ProjectABE, whose chip holds no save block, every boot checks
+    the whole data image: seconds of CPU): any button skips the splash; the greeting of a Small Whist
+    game leaves the table in sight."""
+    with booted(fx_hex, fx=fx_image, adc_seed=5, backend=projectabe) as dev:
+        splash_skipped(dev)
+        dev.menu("settings")
+        dev.change_settings(SMALL)
+        dev.tap("B")
+        dev.menu("play")
+        game = ButtonGame(dev)
+        game.start()
+        greeting_in_sight(game)
+
+
+@pytest.mark.slow
+def test_the_greeting_leaves_the_table_in_sight(fx_hex, fx_image, projectabe):
+    """A default FX game (Classic 52) from power-on."""
+    with button_game(fx_hex, fx=fx_image, adc_seed=5, backend=projectabe) as game:
+        greeting_in_sight(game)
+
+
+@pytest.mark.slow
+def test_any_button_skips_the_splash(fx_hex, fx_image, projectabe):
     with booted(fx_hex, fx=fx_image, backend=projectabe) as dev:
-        assert dev.screen == SCREEN["title"] and read(dev.emu.screen(), 57, 25, 20) == "German Whist for two"
-        dev.tap("A")
-        assert dev.screen == SCREEN["menu"]
+        splash_skipped(dev)
 
 
 def test_at_fast_the_words_do_not_hold_play(fx_hex, fx_image, projectabe):
-    """Small Whist at Fast: from the press of the player's last stage-1 card to the first stage-2 turn
-    within 80 frames (the trick's beat and hold, the computer's pause and card), stage 2 announced."""
+    """Small Whist at Fast, from Play."""
     with button_game(fx_hex, fx=fx_image, adc_seed=5, backend=projectabe, settings=SMALL | FAST) as game:
-        dev = game.dev
-        game.play_hand(tricks=game.variant.deck.hand_size)
-        said = persona.line("original", "stage2", game.seed, 1, game.variant.deck.hand_size)
-        heard = False
-        for _ in range(120):
-            dev.run(1)
-            heard = heard or bubble(dev.emu.screen()) == said
-            if dev.waiting:
-                break
-        assert dev.waiting, "no stage-2 turn"
-        assert (dev.turn_at - dev.pressed_at) / FRAME_CYCLES <= 80
-        assert heard, "stage 2 went unannounced"
+        stage2_at_fast(game)
 
 
 def test_its_slam_and_the_game_are_said(fx_hex, fx_image, projectabe):

@@ -211,13 +211,12 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
 
 
 def test_a_new_game_over_a_saved_one_asks_first(firmware_hex):
+    """A game left at its first turn is saved (the hand too, from its start); Play over it warns first.
+    (test_a_game_continues_after_power_off continues one saved at the end of a hand.)"""
     with button_game(firmware_hex, adc_seed=4, settings={"game": 1, "speed": 1, "target": 1}) as game:
         dev = game.dev
-        game.play_hand()
-        assert not game.finish_hand()  # saved at the end of hand 1
-        dev.tap("UP")
-        dev.tap("B", 2)
-        dev.wait_screen("menu")
+        dev.wait_turn()
+        leave(dev)
         saved = dev.emu.eeprom
         dev.menu("play", has_save=True)  # the first A only warns
         dev.run(30)
