@@ -418,15 +418,15 @@ def play_reading_scoreboards(game: ButtonGame, fx: bool = False) -> list[bytes]:
 
 
 def test_each_level_is_a_named_opponent_at_the_table(firmware_hex):
-    """The panel names the opponent of the chosen level (persona.OPPONENTS): Club's Reg first."""
+    """The panel names the opponent of the chosen level (persona.OPPONENTS): Club's Reg first (Small
+    Whist: its deal is over sooner)."""
     with booted(firmware_hex, adc_seed=4) as dev:
         first = DEVICE_PLAYERS.index(FIRST_LEVEL)
         for i in range(len(DEVICE_PLAYERS)):
             player = DEVICE_PLAYERS[(first + i) % len(DEVICE_PLAYERS)]
-            if i:
-                dev.menu("settings", has_save=True)
-                dev.change_settings({"ai": 1})
-                dev.tap("B")
+            dev.menu("settings", has_save=bool(i))
+            dev.change_settings({"ai": 1} if i else {"game": 1})
+            dev.tap("B")
             enter_deal(dev, 5, last=5 if i else 0, has_save=bool(i))
             dev.wait_turn()
             dev.run(2)
@@ -631,8 +631,8 @@ def fast_small_whist(hex_path) -> bytes:
 
 def test_fuzz_random_buttons(firmware_hex):
     """A short run (`make longtest` fuzzes 100,000 frames from the default settings in both emulators)."""
-    run = fuzz(firmware_hex, 2_000, seed=1, start=fast_small_whist(firmware_hex))
-    assert run.hands >= 2
+    run = fuzz(firmware_hex, 1_200, seed=1, start=fast_small_whist(firmware_hex))
+    assert run.hands >= 1
     assert {"table", "pause", "hand_end"} <= run.screens
     assert run.stack_free > 64
 
