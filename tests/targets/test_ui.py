@@ -173,7 +173,8 @@ TWO_HANDS, ONE_POINT = 24, 1
 def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator, request):
     """At fast speed, then the stats and their reset, in both emulators: in avr8js a game of Small
     Whist to 10 (every trick scoring, deal TWO_HANDS: two hands), in ProjectABE a single hand (deal
-    ONE_POINT: "You scored 1 point", one point said as one). `make longtest` plays a Classic game."""
+    ONE_POINT: "You scored 1 point", one point said as one); in avr8js A then asks a rematch (as
+    test_a_rematch_from_the_game_over_screen, in `make longtest`). `make longtest` plays a Classic game."""
     backend = request.getfixturevalue("projectabe") if emulator == "projectabe" else None
     image = SYSTEM + b"\xff" * 1008
     # the first target is 25, then 50, a single hand, 10; the first scoring last 13 (7), then every
@@ -196,8 +197,13 @@ def test_a_whole_game_with_the_buttons_matches_the_engine(firmware_hex, emulator
         print(f"stack free after the game: {stack_free(dev)} B")
 
         won = int(game.want[-1].split()[1] == "winner=0")
-        dev.tap("B")  # B: the menu (A: a rematch)
-        dev.menu("stats")
+        if backend is None:  # A: a rematch (test_a_rematch_from_the_game_over_screen's checks), then the menu
+            rematch(game)
+            leave(dev)
+            dev.menu("stats", has_save=True)
+        else:
+            dev.tap("B")  # B: the menu
+            dev.menu("stats")
         dev.wait_screen("stats")
         stats = dev.emu.eeprom
         shown = dev.emu.screen()
@@ -434,8 +440,32 @@ def test_each_level_is_a_named_opponent_at_the_table(firmware_hex):
             leave(dev)
 
 
+def rematch(game: ButtonGame) -> None:
+    """At the game over screen: the opponent's face and words, the deal's number (or who is next), and A
+    deals a new game with the same settings (pack, scoring, target, level)."""
+    dev = game.dev
+    assert dev.screen == SCREEN["game_over"]
+    assert read(dev.emu.screen(), 58) == "A: rematch  B: menu"
+    picture = dev.emu.screen()  # the opponent's face and words between the columns
+    assert (mood(picture, *GAME_OVER_FACE), read(picture, 28, 38, 11)) == {
+        "Reg wins": ("triumphant", "I beat you!"), "You win the game!": ("sulking", "You got me!"),
+        "A draw!": ("neutral", "Close game!")}[read(picture, 0)]
+    won = read(picture, 0) == "You win the game!"  # then who is next, else the deal's number
+    assert read(picture, 48) == (next_line("original") if won else f"Deal {game.seed}")
+    dev.read()
+    dev.log = ""
+    dev.tap("A")
+    dev.wait_screen("table")
+    dev.wait_serial("game ")
+    header = next(line for line in dev.read().splitlines() if line.startswith("game "))
+    first = game.want[0].split()
+    again = header.split()
+    assert again[2] != first[2] and again[3:] == first[3:]  # a new seed, the same pack, scoring, target, players
+
+
+@pytest.mark.slow
 def test_a_rematch_from_the_game_over_screen(firmware_hex):
-    """A at the end of a game: a new deal with the same settings (pack, scoring, target, level)."""
+    """A at the end of a game played from Play (a single hand of Small Whist)."""
     with booted(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=8) as dev:
         dev.menu("settings")
         dev.change_settings({"game": 1, "target": 2, "speed": 1})  # Small Whist, a single hand
@@ -444,24 +474,7 @@ def test_a_rematch_from_the_game_over_screen(firmware_hex):
         game = ButtonGame(dev)
         game.start()
         game.play_game()
-        assert dev.screen == SCREEN["game_over"]
-        assert read(dev.emu.screen(), 58) == "A: rematch  B: menu"
-        picture = dev.emu.screen()  # the opponent's face and words between the columns
-        assert (mood(picture, *GAME_OVER_FACE), read(picture, 28, 38, 11)) == {
-            "Reg wins": ("triumphant", "I beat you!"), "You win the game!": ("sulking", "You got me!"),
-            "A draw!": ("neutral", "Close game!")}[read(picture, 0)]
-        won = read(picture, 0) == "You win the game!"  # then who is next, else the deal's number
-        assert read(picture, 48) == (next_line("original") if won else f"Deal {game.seed}")
-        dev.read()
-        dev.log = ""
-        dev.tap("A")
-        dev.wait_screen("table")
-        dev.wait_serial("game ")
-        header = dev.read().splitlines()[0]
-        first = game.want[0].split()
-        again = header.split()
-        assert again[2] != first[2] and again[3:] == first[3:]  # a new seed, the same pack, scoring, target, players
-
+        rematch(game)
 
 def test_a_deal_number_replays_that_deal(firmware_hex):
     with booted(firmware_hex) as dev:
