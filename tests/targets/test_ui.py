@@ -269,16 +269,15 @@ POWER_OFF = 36  # Small Whist to 10, every trick scoring: two hands
 def test_a_game_continues_after_power_off(firmware_hex):
     """Switched off in hand 2 after 3 tricks: Continue resumes it at its 4th trick (the same table),
     and the game played on gives the engine's trace (Small Whist to 10, every trick scoring: deal
-    POWER_OFF's game ends with hand 2)."""
-    with booted(firmware_hex, adc_seed=4) as dev:
+    POWER_OFF's game ends with hand 2). Hand 1 is left and continued on the way (left_and_resumed)."""
+    with booted(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=4) as dev:
         dev.menu("settings")
         dev.change_settings({"game": 1, "scoring": 1, "target": 3, "speed": 1})
         dev.tap("B")
         enter_deal(dev, POWER_OFF)
         game = ButtonGame(dev)
         game.start()
-        game.play_hand()
-        assert not game.finish_hand()  # now in hand 2, saved at the end of hand 1
+        left_and_resumed(game)  # now in hand 2, saved at the end of hand 1
         game.play_hand(tricks=3)
         left = at_turn(dev)
         image = dev.emu.eeprom
@@ -295,27 +294,30 @@ def test_a_game_continues_after_power_off(firmware_hex):
         assert again.device_lines()[1:] == game.want[start:]
 
 
+def left_and_resumed(game: ButtonGame) -> None:
+    """Continue after leaving a hand resumes it where it was left, not dealt again: the same table at
+    the same trick, at once, after some tricks (stage 1), again (stage 2) and at the last trick, nothing
+    of the hand on USB before it is over; the hand played on gives the engine's trace."""
+    dev = game.dev
+    for tricks in (0, 3, 9, game.variant.deck.hand_size * 2 - 1):
+        game.play_hand(tricks=tricks - game.tricks_played())
+        left = at_turn(dev)
+        leave(dev)
+        assert dev.emu.eeprom[:16] == SYSTEM
+        assert resume(dev, game, 0) == left
+        assert game.device_lines() == game.want[:1]  # nothing of the hand before it is over
+    game.play_hand()
+    assert not game.finish_hand()
+    assert game.device_lines()[1:] == game.want[1:len(game.device_lines())]
+
+
+@pytest.mark.slow
 def test_leaving_a_hand_resumes_it(firmware_hex):
-    """Continue after leaving a hand resumes it where it was left, not dealt again: the same
-    table at the same trick, twice, and the hand and the game played on give the engine's trace
-    (Small Whist at fast speed)."""
+    """In a game from Play (Small Whist at fast speed); test_a_game_continues_after_power_off leaves its
+    first hand the same way."""
     with button_game(firmware_hex, eeprom=SYSTEM + b"\xff" * 1008, adc_seed=6,
                      settings={"game": 1, "speed": 1}) as game:
-        dev = game.dev
-        for tricks in (0, 3, 9):  # at once, then after some tricks (stage 1), then again (stage 2)
-            game.play_hand(tricks=tricks - game.tricks_played())
-            left = at_turn(dev)
-            leave(dev)
-            assert dev.emu.eeprom[:16] == SYSTEM
-            assert resume(dev, game, 0) == left
-            assert game.device_lines() == game.want[:1]  # nothing of the hand before it is over
-        game.play_hand(tricks=game.variant.deck.hand_size * 2 - 1 - game.tricks_played())
-        left = at_turn(dev)  # the last trick
-        leave(dev)
-        assert resume(dev, game, 0) == left
-        game.play_hand()
-        assert not game.finish_hand()
-        assert game.device_lines()[1:] == game.want[1:len(game.device_lines())]
+        left_and_resumed(game)
 
 
 def test_hard_finds_its_cards_again_when_a_hand_resumes(firmware_hex):
