@@ -8,8 +8,10 @@ dropped and counted); a person's game is never taken over by a serial
 
 from __future__ import annotations
 
+import functools
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -52,6 +54,17 @@ GAME = play_command(5, VARIANT, "greedy", "original", fast=False)
 def backend(request):
     """Each emulator in turn (None: avr8js); ProjectABE's test is skipped, with why, without its build."""
     return request.getfixturevalue("projectabe") if request.param == "projectabe" else None
+
+
+@functools.cache
+def fast_pace(hex_path: Path) -> bytes:
+    """The EEPROM once the settings' Speed is Fast: a serial game on the table (fast=0) then goes at the
+    quick pace, where the pace is not the point (the table's frames and searches are the same code)."""
+    with booted(hex_path) as dev:
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        dev.change_settings({"speed": 1})
+        return dev.emu.eeprom
 
 
 def run_frames(dev: Device, frames: int, until: str | None = None, pictures: set | None = None) -> str:
