@@ -2,9 +2,10 @@
 
 Its texts, font and sprites come from the emulated chip, so every screen and trace here
 reads them there: cross-tests in both emulators (the Mini's select line in avr8js, which
-alone wires a chip to it), a whole game on the buttons in both, saves on the chip across a
-power-off (avr8js: ProjectABE drops the chip's writes), a blank or corrupt save block,
-a chip without this build's data, and the opponent's words beside its portrait. The classic edition's tests are in test_ui.py and
+alone wires a chip to it), a hand to its game's end on the buttons in ProjectABE (a whole game
+in avr8js in `make longtest`), saves on the chip across a power-off (avr8js: ProjectABE drops
+the chip's writes), a blank or corrupt save block, a chip without this build's data, and the
+opponent's words beside its portrait. The larger cross-test subset runs in `make longtest`. The classic edition's tests are in test_ui.py and
 test_crosstest.py.
 """
 
