@@ -239,12 +239,14 @@ def test_the_fx_screens_are_the_classic_ones(firmware_hex, fx_hex, fx_image):
     assert pictures(fx_hex, fx_image) == pictures(firmware_hex)
 
 
-@pytest.mark.parametrize("emulator", ["avr8js", "projectabe"])
-@pytest.mark.parametrize("junk", ["noise", "another build's", "the Mini's hex"])
+@pytest.mark.parametrize("junk,emulator", [
+    ("noise", "avr8js"), ("noise", "projectabe"), ("another build's", "projectabe"), ("the Mini's hex", "avr8js"),
+    pytest.param("another build's", "avr8js", marks=pytest.mark.slow),
+    pytest.param("the Mini's hex", "projectabe", marks=pytest.mark.slow)])
 def test_a_package_without_this_builds_data_is_one_error(firmware_dist, tmp_path, emulator, junk, request):
     """A package whose data image is junk, or not this build's, or whose hex drives the other select
     line: the game shows its no-data screen and says so on serial; crosstest ends on that one line,
-    at once, not after its wait for a game."""
+    at once, not after its wait for a game. Each case in one emulator at least (both in `make longtest`)."""
     import io
     import json
     import time
