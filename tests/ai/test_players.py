@@ -60,13 +60,15 @@ PAIRS = [(a, b) for a in AI_PLAYERS for b in ("random", "greedy", "original", "h
 
 
 @pytest.mark.xdist_group("host_core")  # one worker: the host core is compiled once
-@pytest.mark.parametrize("deck", [52, 28])
-def test_host_core_plays_like_the_engine_with_the_same_node_counts(host, deck):
-    """Every AI in both seats, 12 seeds per pair, every scoring: traces and node counts match."""
+@pytest.mark.parametrize("deck,seeds", [(52, 4), (28, 4), pytest.param(52, 12, marks=pytest.mark.slow),
+                                        pytest.param(28, 12, marks=pytest.mark.slow)])
+def test_host_core_plays_like_the_engine_with_the_same_node_counts(host, deck, seeds):
+    """Every AI in both seats, 4 seeds per pair (12 in `make longtest`), every scoring: traces and node
+    counts match."""
     cmds, want = [], []
     scorings = list(SCORINGS)
     for a, b in PAIRS:
-        for i in range(12):
+        for i in range(seeds):
             seed = (i * 2654435761 + hash(a + b) % 1000) % 2**32
             p0, p1 = (a, b) if i % 2 == 0 else (b, a)
             v = Variant.make(deck, scorings[i % 4], 0)

@@ -7,6 +7,7 @@ scripts/avr-build, so these tests exercise the harness with the same core
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import subprocess
@@ -32,21 +33,27 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 @pytest.fixture(scope="session")
 def build(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
-    """Compile a fixture sketch once per session (sharing one archived core); return its .hex.
+    """Compile a fixture sketch once per run (sharing one archived core); return its .hex.
 
-    ``define``: a macro for a second build of the same sketch (``build("fx", "FX_PE2")``).
+    ``define``: a macro for a second build of the same sketch (``build("fx", "FX_PE2")``). Under
+    pytest-xdist the workers share the run's folder (as conftest's firmware_dist): the first to ask
+    for a sketch builds it while the others wait on a lock.
     """
-    out = tmp_path_factory.mktemp("avr")
-    built: dict[str, Path] = {}
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the folder all the workers' temporary folders are in
+    out = shared / "sketches"
+    out.mkdir(exist_ok=True)
 
     def hex_of(name: str, define: str = "") -> Path:
         target = f"{name}-{define}" if define else name
-        if target not in built:
-            env = {**os.environ, "AVR_FLAGS": f"-D{define}"} if define else None
-            subprocess.run([str(ROOT / "scripts" / "avr-build"), str(out), target, str(FIXTURES / f"{name}.cpp")],
-                           check=True, env=env)
-            built[target] = out / f"{target}.hex"
-        return built[target]
+        with open(shared / "sketches.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (out / f"{target}.hex").exists():
+                env = {**os.environ, "AVR_FLAGS": f"-D{define}"} if define else None
+                subprocess.run([str(ROOT / "scripts" / "avr-build"), str(out), target, str(FIXTURES / f"{name}.cpp")],
+                               check=True, env=env)
+        return out / f"{target}.hex"
 
     return hex_of
 
@@ -114,16 +121,17 @@ def test_display_frame_equals_the_pattern(build: Callable[[str], Path]) -> None:
         assert emu.screen() == expected_screen()
 
 
-@pytest.mark.parametrize("bit,button", list(enumerate(["UP", "RIGHT", "LEFT", "DOWN", "A", "B"])))
-def test_button_press_is_seen(build: Callable[[str], Path], bit: int, button: str) -> None:
+def test_button_press_is_seen(build: Callable[[str], Path]) -> None:
+    """Each button in turn, in one session: pressed, it alone shows; released, none does."""
     with Emulator(build("display")) as emu:
         emu.run_frames(1)
-        emu.press(button)
-        emu.run_frames(2)
-        assert emu.screen() == expected_screen(1 << bit)
-        emu.release(button)
-        emu.run_frames(2)
-        assert emu.screen() == expected_screen()
+        for bit, button in enumerate(["UP", "RIGHT", "LEFT", "DOWN", "A", "B"]):
+            emu.press(button)
+            emu.run_frames(2)
+            assert emu.screen() == expected_screen(1 << bit), button
+            emu.release(button)
+            emu.run_frames(2)
+            assert emu.screen() == expected_screen(), button
 
 
 def test_play_schedule_and_held_buttons(build: Callable[[str], Path]) -> None:

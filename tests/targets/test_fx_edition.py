@@ -2,9 +2,10 @@
 
 Its texts, font and sprites come from the emulated chip, so every screen and trace here
 reads them there: cross-tests in both emulators (the Mini's select line in avr8js, which
-alone wires a chip to it), a whole game on the buttons in both, saves on the chip across a
-power-off (avr8js: ProjectABE drops the chip's writes), a blank or corrupt save block,
-a chip without this build's data, and the opponent's words beside its portrait. The classic edition's tests are in test_ui.py and
+alone wires a chip to it), a hand to its game's end on the buttons in ProjectABE (a whole game
+in avr8js in `make longtest`), saves on the chip across a power-off (avr8js: ProjectABE drops
+the chip's writes), a blank or corrupt save block, a chip without this build's data, and the
+opponent's words beside its portrait. The larger cross-test subset runs in `make longtest`. The classic edition's tests are in test_ui.py and
 test_crosstest.py.
 """
 
@@ -14,11 +15,13 @@ import pytest
 
 from conftest import needs_firmware
 from generator.ai import persona
+from generator.ai.players import DEVICE_PLAYERS
 from generator.targets import crosstest
 from generator.targets.buttons import ButtonGame, booted, button_game
 from generator.targets.emulator import Emulator, FxImage
 from generator.targets.screenshots import enter_deal
 from generator.targets.screentext import read
+from test_crosstest import case
 from test_opponent import bubble
 from test_ui import SYSTEM, at_turn, leave, play_reading_scoreboards, resume
 
@@ -30,6 +33,27 @@ def mini(firmware_dist, image: FxImage) -> tuple:
     return firmware_dist / "ArduboyMini" / "WhistMini.hex", FxImage("ArduboyMini", image.data, image.save)
 
 
+def test_a_few_cross_tests_in_both_emulators(firmware_dist, fx_hex, fx_image, projectabe, endgame_tables):
+    """Master (hard-fx, reading the endgame tables) on both sides of single hands of both packs, high
+    and low, split between the emulators, the other levels seated, and a game to a target; the Mini's
+    build on its own select line (a single hand). The 12 games in each emulator: `make longtest`."""
+    both = {None: [case(31, 52, "highlow", 0, "hard", "easy"), case(32, 28, "last13", 0, "original", "hard"),
+                   case(33, 28, "every", 10, "random", "greedy")],
+            projectabe: [case(34, 28, "highlow", 0, "greedy", "hard"), case(35, 52, "diff", 0, "hard", "random")]}
+    hands = [c for games in both.values() for c in games if "hard" in (c.p0, c.p1)]
+    assert {(c.variant.deck.size, c.variant.scoring.name in ("highlow",)) for c in hands} == {
+        (d, h) for d in (28, 52) for h in (False, True)}
+    assert "hard" in {c.p0 for c in hands} & {c.p1 for c in hands}
+    assert {p for games in both.values() for c in games for p in (c.p0, c.p1)} == set(DEVICE_PLAYERS)
+    for backend, games in both.items():
+        report = crosstest.run(fx_hex, games, backend=backend, fx=fx_image)
+        assert report.differing == 0, report.first_failure
+    report = crosstest.run(*mini(firmware_dist, fx_image)[:1], [case(36, 28, "diff", 0, "original", "easy")],
+                           fx=mini(firmware_dist, fx_image)[1])
+    assert report.differing == 0, report.first_failure
+
+
+@pytest.mark.slow
 def test_cross_tests_in_both_emulators(firmware_dist, fx_hex, fx_image, projectabe, endgame_tables):
     """Every pack x scoring, seated by each level, and Master (hard-fx, reading the endgame tables)
     on both sides of single hands of both packs, high and low; the Mini's build on its own select line."""
@@ -45,13 +69,14 @@ def test_cross_tests_in_both_emulators(firmware_dist, fx_hex, fx_image, projecta
 
 @pytest.mark.parametrize("emulator", [pytest.param("avr8js", marks=pytest.mark.slow), "projectabe"])
 def test_a_whole_game_with_the_buttons(fx_hex, fx_image, emulator, request):
-    """Small Whist to 10, fast, the scoreboards read off the screen; no EEPROM byte written. In
-    ProjectABE in `make test`, in avr8js (31 s against ProjectABE's 8) in `make longtest`; the FX
-    hands on the buttons of test_fx_coach and the saves below run in avr8js."""
+    """Small Whist, fast, the scoreboards read off the screen; no EEPROM byte written. In ProjectABE
+    a single hand to its game's end in `make test`; in avr8js (31 s against ProjectABE's 8) a game to
+    10 in `make longtest`; the FX hands on the buttons of test_fx_coach and the saves below run in avr8js."""
     backend = request.getfixturevalue("projectabe") if emulator == "projectabe" else None
     image = SYSTEM + b"\xff" * 1008
+    target = 3 if emulator == "avr8js" else 2  # from 25: 10, or a single hand
     with button_game(fx_hex, eeprom=image, adc_seed=11, backend=backend, fx=fx_image,
-                     settings={"game": 1, "target": 3, "speed": 1}) as game:
+                     settings={"game": 1, "target": target, "speed": 1}) as game:
         play_reading_scoreboards(game, fx=True)
         assert game.device_lines() == game.want
         assert game.dev.emu.eeprom == image
@@ -61,8 +86,10 @@ def save_block(emu: Emulator) -> bytes:
     return emu.fx_read(emu.fx_save_address, SAVE_BYTES)
 
 
+@pytest.mark.slow
 def test_saves_survive_a_power_off(fx_hex, fx_image):
-    """Settings, the game after its first hand and the stats live in the chip's save block."""
+    """Settings, the game after its first hand and the stats live in the chip's save block (in `make
+    test`: the end of the next test, after its resumed hand)."""
     with button_game(fx_hex, fx=fx_image, settings={"game": 1, "speed": 1}) as game:
         game.play_hand()
         game.dev.wait_screen("hand_end")
@@ -82,9 +109,11 @@ def test_saves_survive_a_power_off(fx_hex, fx_image):
 def test_a_hand_resumes_after_a_power_off(fx_hex, fx_image):
     """Left after 4 tricks, a setting changed at the menu (its record carries the hand's log over
     to its own log page), switched off: Continue resumes the hand at its 5th trick, the same
-    table, and the hand played on gives the engine's trace. No EEPROM byte written."""
+    table, and the hand played on gives the engine's trace. No EEPROM byte written. Then the game
+    after that first hand (and the stats) saved from the scoreboard, switched off: Continue
+    resumes it (the pause names Small Whist)."""
     image = SYSTEM + b"\xff" * 1008
-    with button_game(fx_hex, eeprom=image, fx=fx_image, settings={"game": 1, "target": 3, "speed": 1}) as game:
+    with button_game(fx_hex, eeprom=image, fx=fx_image, settings={"game": 1, "speed": 1}) as game:  # to 25
         dev = game.dev
         game.play_hand(tricks=4)
         left = at_turn(dev)
@@ -104,15 +133,28 @@ def test_a_hand_resumes_after_a_power_off(fx_hex, fx_image):
         # the power-off (a resumed hand's table does not say them again)
         assert resume(dev, again, 4)[128:] == left[128:]
         again.play_hand()
-        again.finish_hand()
+        dev.wait_serial("score ")
+        dev.wait_screen("hand_end")
+        dev.read()
+        assert "end winner=" not in dev.log
         assert again.device_lines()[1:] == game.want[1:len(again.device_lines())]
+        dev.tap("B")  # to the menu: the game is saved
+        dev.wait_screen("menu")
+        after_hand = save_block(dev.emu)
         assert dev.emu.eeprom == image
+    assert after_hand != saved
+    with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, after_hand)) as dev:  # power cycle
+        dev.menu("continue", has_save=True)
+        dev.wait_screen("table")
+        dev.tap("UP")  # the pause box names the game: Small Whist
+        dev.wait_screen("pause")
 
 
-@pytest.mark.parametrize("damage", ["blank", "noise", "zeros", "torn"])
-def test_a_blank_or_corrupt_save_block_gives_the_defaults(fx_hex, fx_image, damage):
-    """Defaults, and nothing written until the player changes something; then a record again. Each
-    block keeps the record of the first boot's check (a blank block's first boot: test_fx_saves)."""
+def test_a_blank_or_corrupt_save_block_gives_the_defaults(fx_hex, fx_image):
+    """Blank, noise, zeros, a record torn by a power cut, each in turn: defaults, and nothing written
+    until the player changes something; then a record again (read back after a power-off from the
+    zeros and the torn block). Each block keeps the record of the first boot's check (a blank block's
+    first boot: test_fx_saves)."""
     import random
 
     with booted(fx_hex, fx=fx_image) as dev:  # a valid record: one setting changed
@@ -124,24 +166,28 @@ def test_a_blank_or_corrupt_save_block_gives_the_defaults(fx_hex, fx_image, dama
         valid = save_block(dev.emu)
     rng = random.Random(3)
     mark = fx_image.save[:512]  # the first boot's record (the data checked) and its log page
-    block = {
+    blocks = {
         "blank": fx_image.save,  # blank but for that record
         "noise": mark + bytes(rng.randrange(256) for _ in range(SAVE_BYTES - 512)),
         "zeros": mark + bytes(SAVE_BYTES - 512),
         "torn": valid[:612] + b"\xff" * (SAVE_BYTES - 612),  # the next record cut short by a power cut
-    }[damage]
-    with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, block)) as dev:
-        dev.menu("settings")
-        dev.wait_screen("settings")
-        assert dev.emu.screen() == defaults
-        assert save_block(dev.emu) == block  # looking writes nothing
-        dev.tap("RIGHT")
-        assert dev.emu.screen() == changed
-        again = save_block(dev.emu)
-    with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, again)) as dev:
-        dev.menu("settings")
-        dev.wait_screen("settings")
-        assert dev.emu.screen() == changed
+    }
+    for damage, block in blocks.items():
+        with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, block)) as dev:
+            dev.menu("settings")
+            dev.wait_screen("settings")
+            assert dev.emu.screen() == defaults, damage
+            assert save_block(dev.emu) == block, damage  # looking writes nothing
+            dev.tap("RIGHT")
+            assert dev.emu.screen() == changed, damage
+            again = save_block(dev.emu)
+        assert again != block, damage
+        if damage in ("blank", "noise"):  # as zeros' (a sector erased first) and torn's (after one cut short)
+            continue
+        with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, again)) as dev:  # read after a power-off
+            dev.menu("settings")
+            dev.wait_screen("settings")
+            assert dev.emu.screen() == changed, damage
 
 
 def test_records_go_round_the_save_block(fx_hex, fx_image):
@@ -193,12 +239,14 @@ def test_the_fx_screens_are_the_classic_ones(firmware_hex, fx_hex, fx_image):
     assert pictures(fx_hex, fx_image) == pictures(firmware_hex)
 
 
-@pytest.mark.parametrize("emulator", ["avr8js", "projectabe"])
-@pytest.mark.parametrize("junk", ["noise", "another build's", "the Mini's hex"])
+@pytest.mark.parametrize("junk,emulator", [
+    ("noise", "avr8js"), ("noise", "projectabe"), ("another build's", "projectabe"), ("the Mini's hex", "avr8js"),
+    pytest.param("another build's", "avr8js", marks=pytest.mark.slow),
+    pytest.param("the Mini's hex", "projectabe", marks=pytest.mark.slow)])
 def test_a_package_without_this_builds_data_is_one_error(firmware_dist, tmp_path, emulator, junk, request):
     """A package whose data image is junk, or not this build's, or whose hex drives the other select
     line: the game shows its no-data screen and says so on serial; crosstest ends on that one line,
-    at once, not after its wait for a game."""
+    at once, not after its wait for a game. Each case in one emulator at least (both in `make longtest`)."""
     import io
     import json
     import time

@@ -3,13 +3,17 @@
 Bursts of any bytes are answered once per line while the screen keeps
 moving; a host that stops reading costs the game nothing (its output is
 dropped and counted); a person's game is never taken over by a serial
-`play`; and Play writes no EEPROM byte that is not ours.
+`play`; and Play writes no EEPROM byte that is not ours. The games on the
+table go at the Fast speed (the same frames and code, fewer of them); one at
+the normal speed runs in `make longtest`.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -54,6 +58,17 @@ def backend(request):
     return request.getfixturevalue("projectabe") if request.param == "projectabe" else None
 
 
+@functools.cache
+def fast_pace(hex_path: Path) -> bytes:
+    """The EEPROM once the settings' Speed is Fast: a serial game on the table (fast=0) then goes at the
+    quick pace, where the pace is not the point (the table's frames and searches are the same code)."""
+    with booted(hex_path) as dev:
+        dev.menu("settings")
+        dev.wait_screen("settings")
+        dev.change_settings({"speed": 1})
+        return dev.emu.eeprom
+
+
 def run_frames(dev: Device, frames: int, until: str | None = None, pictures: set | None = None) -> str:
     """Run frame by frame, failing on any gap over MAX_GAP; stop early once `until` is in the output.
     Returns the serial output; each frame's picture goes into `pictures` if given."""
@@ -83,75 +98,91 @@ def stack_reply(dev: Device) -> dict[str, int]:
     return {k: int(v) for k, v in re.findall(r"# (?:stack |serial )?(free|dropped)=(\d+)", out)}
 
 
+def answer_bursts_on_the_title(dev: Device) -> None:
+    """Each burst of the issue in turn: one answer a line, frames all along."""
+    for burst in BURSTS:
+        dev.emu.serial_write(burst)
+        out = run_frames(dev, 200, until="\n" * burst.count(b"\n"))
+        while out.count("\n") < burst.count(b"\n"):
+            out += run_frames(dev, 1)
+        answers = out.splitlines()
+        assert len(answers) == burst.count(b"\n") and all(
+            ANSWER.fullmatch(a) and ANSWER.fullmatch(a).group(1) in ERRORS.values() for a in answers), out
+        if b"\x00" in burst:  # the NUL is part of the line: "play seed=1 <NUL>" is malformed, not seed 1
+            assert answers == ["error " + ERRORS["key"]]
+
+
+def play_through_bursts(dev: Device, until: str = "end winner=") -> None:
+    """A game on the table with each burst sent during it, each answered before the next (all at once
+    is for avr8js, below): the table moves on all along and the game's trace is the engine's (up to
+    ``until``: its end, or a later trick)."""
+    dev.emu.serial_write(GAME + "\n")
+    out = run_frames(dev, 300, until="trick 1 ")
+    pictures: set[bytes] = set()
+    for burst in BURSTS:
+        owed = out.count("error ") + burst.count(b"\n")
+        dev.emu.serial_write(burst)
+        for _ in range(200):
+            out += run_frames(dev, 1, pictures=pictures)
+            if out.count("error ") == owed:
+                break
+    out += run_frames(dev, 3000, until=until, pictures=pictures)
+    assert len(pictures) > 10  # the table moved on all along
+    assert sum(line.startswith("error ") for line in out.splitlines()) == b"".join(BURSTS).count(b"\n")
+    trace = [line for line in out.splitlines() if not line.startswith(("error ", "#"))]
+    assert until in out and trace == engine_trace(GAME)[:len(trace)]
+
+
 def test_bursts_of_any_bytes_are_answered_line_by_line(firmware_hex, backend):
-    """Each burst of the issue in turn: one answer a line, frames all along; then a game, traced exactly."""
+    """On the title, then during a game on the table (at the Fast speed: the pace is not the point),
+    the game's trace the engine's to its 6th trick (to its end in the test below)."""
+    with booted(firmware_hex, backend=backend, eeprom=fast_pace(firmware_hex)) as dev:
+        answer_bursts_on_the_title(dev)
+        play_through_bursts(dev, until="trick 6 ")
+
+
+@pytest.mark.slow
+def test_the_screen_keeps_moving_on_the_table_during_a_burst(firmware_hex, backend):
+    """The game above at the normal speed to its end, without the bursts on the title first."""
     with booted(firmware_hex, backend=backend) as dev:
-        for burst in BURSTS:
-            dev.emu.serial_write(burst)
-            out = run_frames(dev, 200, until="\n" * burst.count(b"\n"))
-            while out.count("\n") < burst.count(b"\n"):
-                out += run_frames(dev, 1)
-            answers = out.splitlines()
-            assert len(answers) == burst.count(b"\n") and all(
-                ANSWER.fullmatch(a) and ANSWER.fullmatch(a).group(1) in ERRORS.values() for a in answers), out
-            if b"\x00" in burst:  # the NUL is part of the line: "play seed=1 <NUL>" is malformed, not seed 1
-                assert answers == ["error " + ERRORS["key"]]
-        dev.emu.serial_write(GAME + "\n")
-        pictures: set[bytes] = set()
-        out = run_frames(dev, 3000, until="end winner=", pictures=pictures)
-        assert [line for line in out.splitlines() if not line.startswith("#")] == engine_trace(GAME)
-        assert len(pictures) > 10  # the table moved on
+        play_through_bursts(dev)
 
 
 def test_all_the_bursts_at_once_then_a_game(firmware_hex):
     """avr8js only: with more than 16 lines waiting the reader stops, and ProjectABE's USB model
-    then blocks the output while 63 bytes of input wait unread (firmware/replies.h)."""
+    then blocks the output while 63 bytes of input wait unread (firmware/replies.h). The game is a
+    fast one (no table: frames stop while it plays): each line answered, then the game's whole trace."""
     burst = b"".join(BURSTS)
+    quick = GAME.replace("fast=0", "fast=1")
     with booted(firmware_hex) as dev:
-        dev.emu.serial_write(burst + GAME.encode() + b"\n")
-        out = run_frames(dev, 3000, until="end winner=")
-        lines = out.splitlines()
+        dev.emu.serial_write(burst + quick.encode() + b"\n")
+        assert dev.emu.run_until_serial("end winner=")
+        lines = dev.read().splitlines()
         answers = [line for line in lines if line.startswith("error ")]
         assert len(answers) == burst.count(b"\n"), out
         assert all(ANSWER.fullmatch(a).group(1) in ERRORS.values() for a in answers), answers
-        assert [line for line in lines if not line.startswith(("error ", "#"))] == engine_trace(GAME)
-
-
-def test_the_screen_keeps_moving_on_the_table_during_a_burst(firmware_hex, backend):
-    with booted(firmware_hex, backend=backend) as dev:
-        dev.emu.serial_write(GAME + "\n")
-        out = run_frames(dev, 300, until="trick 1 ")
-        pictures: set[bytes] = set()
-        for burst in BURSTS:  # each answered before the next: all at once is for avr8js (above)
-            owed = out.count("error ") + burst.count(b"\n")
-            dev.emu.serial_write(burst)
-            for _ in range(200):
-                out += run_frames(dev, 1, pictures=pictures)
-                if out.count("error ") == owed:
-                    break
-        out += run_frames(dev, 3000, until="end winner=", pictures=pictures)
-        assert len(pictures) > 10  # the table moved on all along
-        assert sum(line.startswith("error ") for line in out.splitlines()) == b"".join(BURSTS).count(b"\n")
-        assert [line for line in out.splitlines() if not line.startswith(("error ", "#"))] == engine_trace(GAME)
+        assert [line for line in lines if not line.startswith(("error ", "#"))] == engine_trace(quick)
 
 
 def test_a_host_that_stops_reading_costs_the_game_nothing(firmware_hex):
-    """avr8js only: ProjectABE's host always takes what is written."""
-    with booted(firmware_hex) as dev:
+    """avr8js only: ProjectABE's host always takes what is written. The game after it is a fast one
+    (no table): what is checked is that the port works again and the trace is whole."""
+    with booted(firmware_hex, eeprom=fast_pace(firmware_hex)) as dev:
         dev.emu.serial_write(GAME + "\n")
         run_frames(dev, 300, until="trick 1 ")
         dev.emu.set_host_reading(False)
         dev.emu.serial_write(b"".join(BURSTS))
-        run_frames(dev, 600)  # the game plays on and every line is answered into the void
+        run_frames(dev, 300)  # the game plays on and every line is answered into the void
         dev.emu.set_host_reading(True)
         dev.read()
         run_frames(dev, 3000, until="end winner=")
         dev.wait_screen("title")
         dev.read()
         assert stack_reply(dev)["dropped"] > 0
-        dev.emu.serial_write(GAME + "\n")
-        out = run_frames(dev, 3000, until="end winner=")
-        assert [line for line in out.splitlines() if not line.startswith("#")] == engine_trace(GAME)
+        quick = GAME.replace("fast=0", "fast=1")
+        dev.emu.serial_write(quick + "\n")
+        assert dev.emu.run_until_serial("end winner=")
+        assert [line for line in dev.read().splitlines() if not line.startswith("#")] == engine_trace(quick)
 
 
 def test_serial_play_cannot_take_over_a_persons_game(firmware_hex, backend):
