@@ -71,6 +71,8 @@ def _load() -> ctypes.CDLL | None:
     dll.stage1_playout.restype = ctypes.c_int
     dll.judge_play_on.argtypes = [Row, Row] + [ctypes.c_int] * 4 + [ctypes.POINTER(ctypes.c_int)] * 2
     dll.judge_play_on.restype = ctypes.c_int
+    dll.exact_tables.argtypes = [ctypes.c_char_p]
+    dll.exact_tables.restype = ctypes.c_int
     return dll
 
 
@@ -89,6 +91,22 @@ def _dll() -> ctypes.CDLL | None:
 def available() -> bool:
     """Whether the compiled library is there (else the Python fallbacks answer)."""
     return _dll() is not None
+
+
+_TABLES: bytes | None = None  # the endgame tables' file the search reads, kept alive while it does
+
+
+def use_tables(data: bytes | None) -> bool:
+    """Let :func:`exact_value` read the endgame tables' exact values (``data``: endgame.Tables.data) instead of
+    searching positions of their K tricks or fewer; None stops it. The values are the same either way (they
+    are exact), only found sooner. False without a compiler."""
+    global _TABLES
+    dll = _dll()
+    if dll is None:
+        return False
+    _TABLES = data
+    dll.exact_tables(data)
+    return True
 
 
 def exact_value(h: Hands, trump: int, leader: int, maxer: int, counted: int, guess: int = 0) -> int:
