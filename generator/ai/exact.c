@@ -193,24 +193,12 @@ static void flip(int seat, int e) {
   live ^= 1u << pos[e];
 }
 
-/* The endgame tables (endgame.py's file, read in place), when exact_tables() was given them: the search
-   reads the exact value of a position of K tricks or fewer instead of searching it (hard-ceiling's
-   13-card solves take a fraction of the time). The index is endgame.c's, as endgame.Tables.index
-   computes it. */
+/* The endgame tables (endgame.py's file, read in place) during an exact_tables() call: the search reads
+   the exact value of a position of K tricks or fewer instead of searching it (hard-ceiling's 13-card
+   solves take about a sixth of the time). The index is endgame.c's, as endgame.Tables.index computes it. */
 static const uint8_t *tab_data;
 static int tab_k;
 static uint32_t tab_off[16], tab_binom[17][9];
-
-int exact_tables(const uint8_t *data) {
-  tab_data = data;
-  tab_k = data ? data[4] : 0;
-  for (int i = 0; i < 2 * tab_k; i++)
-    tab_off[i] = (uint32_t)data[8 + 4 * i] | (uint32_t)data[9 + 4 * i] << 8 | (uint32_t)data[10 + 4 * i] << 16 |
-                 (uint32_t)data[11 + 4 * i] << 24;
-  for (int m = 0; m <= 16; m++)
-    for (int i = 0; i <= 8; i++) tab_binom[m][i] = i == 0 ? 1 : m == 0 ? 0 : tab_binom[m - 1][i - 1] + tab_binom[m - 1][i];
-  return tab_k;
-}
 
 /* The leader's tricks from the tables, n <= tab_k tricks left. */
 static int table_value(int leader, int n) {
@@ -353,6 +341,22 @@ int exact_from(const uint16_t *h0, const uint16_t *h1, int trump_suit, int leade
     return v;
   }
   while (v < n && ge(leader, v + 1, n)) v++;
+  return v;
+}
+
+/* exact_from() reading the endgame tables `data` (endgame.py's whole file) below their K tricks. */
+int exact_tables(const uint16_t *h0, const uint16_t *h1, int trump_suit, int leader, int maxer_seat, int counted_seat,
+                 int guess, const uint8_t *data) {
+  if (!tab_binom[0][0])
+    for (int m = 0; m <= 16; m++)
+      for (int i = 0; i <= 8; i++) tab_binom[m][i] = i == 0 ? 1 : m == 0 ? 0 : tab_binom[m - 1][i - 1] + tab_binom[m - 1][i];
+  tab_data = data;
+  tab_k = data[4];
+  for (int i = 0; i < 2 * tab_k; i++)
+    tab_off[i] = (uint32_t)data[8 + 4 * i] | (uint32_t)data[9 + 4 * i] << 8 | (uint32_t)data[10 + 4 * i] << 16 |
+                 (uint32_t)data[11 + 4 * i] << 24;
+  int v = exact_from(h0, h1, trump_suit, leader, maxer_seat, counted_seat, guess);
+  tab_k = 0;
   return v;
 }
 

@@ -22,7 +22,6 @@ draw for draw and card for card with this module.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
 
 from ..engine.cards import cards_of
@@ -31,7 +30,7 @@ from ..engine.rules import HIGH, hand_points
 from ..engine.state import Observation
 from . import judge
 from .hard import WEIGHTS, SearchPlayer, Weights
-from .native import exact_value, stage1_playout, use_tables
+from .native import exact_value, stage1_playout
 from .solver import FX_WORK_BUDGET, WORK_BUDGET, Tables, run_lows
 
 
@@ -219,7 +218,7 @@ def played_on(hand_size: int, tables: Tables | None, judged: bool = True) -> int
 
 def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], leader: int, lead: int,
             first: int, trump: int, counts_stage1: bool, tables: Tables | None = None, mode: int = HIGH,
-            judged: bool = True, exact: bool = False) -> int:
+            judged: bool = True, exact: bool | bytes = False) -> int:
     """Play a world's stage 1 out, hands open: ``first`` for the seat to move, then ``policy`` for both.
 
     ``stock`` is the face-up card then the hidden ones, top first. Returns
@@ -228,13 +227,13 @@ def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], lead
     (:mod:`.judge`): to the end, or with the endgame ``tables`` (the FX
     edition's Master) down to the tables' K tricks and then exactly; not
     ``judged``, as :func:`estimate` guesses them; ``exact`` (``hard-ceiling``), as both seats playing
-    perfectly take them (:func:`exact_diff`).
+    perfectly take them (:func:`exact_diff`; given as bytes, the endgame tables' file its search reads).
     """
     won = [0, 0]
     leader = play_out(h, live, stock, trump, leader, lead, first, won)
     diff = won[me] - won[1 - me] if counts_stage1 else 0
     if exact:
-        return diff + exact_diff(me, h, trump, mode, leader)
+        return diff + exact_diff(me, h, trump, mode, leader, exact if isinstance(exact, bytes) else None)
     if not judged:
         return diff + estimate(h[me], h[1 - me], trump, leader == me)
     won = [0, 0]
@@ -244,19 +243,25 @@ def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], lead
     return diff + won[me] - won[1 - me] + 2 * (v if leader == me else n - v) - n
 
 
-def exact_diff(me: int, h: list[list[int]], trump: int, mode: int, leader: int) -> int:
-    """``me``'s stage-2 tricks less the other hand's from a stage-2 start, both seats playing perfectly."""
-    return _exact_diff(me, tuple(h[0]), tuple(h[1]), trump, mode, leader)
+def exact_diff(me: int, h: list[list[int]], trump: int, mode: int, leader: int, tables: bytes | None = None) -> int:
+    """``me``'s stage-2 tricks less the other hand's from a stage-2 start, both seats playing perfectly
+    (``tables``: see native.exact_value). Remembered: a decision's worlds and candidates often reach the
+    same start (late in stage 1 few cards are unseen), and a position's value never changes."""
+    key = (me, *h[0], *h[1], trump, mode, leader)
+    d = _EXACT.get(key)
+    if d is None:
+        n = sum(m.bit_count() for m in h[me])
+        counted = me if mode == HIGH else 1 - me
+        v = exact_value(h, trump, leader, me, counted, tables=tables)
+        d = 2 * (v if counted == me else n - v) - n
+        if len(_EXACT) >= EXACT_KEPT:
+            _EXACT.clear()
+        _EXACT[key] = d
+    return d
 
 
-@lru_cache(maxsize=1 << 16)
-def _exact_diff(me: int, h0: tuple[int, ...], h1: tuple[int, ...], trump: int, mode: int, leader: int) -> int:
-    """:func:`exact_diff`, remembered: a decision's worlds and candidates often reach the same stage-2 start
-    (late in stage 1 few cards are unseen), and the value of a position never changes."""
-    n = sum(m.bit_count() for m in h0)
-    counted = me if mode == HIGH else 1 - me
-    v = exact_value([list(h0), list(h1)], trump, leader, me, counted)
-    return 2 * (v if counted == me else n - v) - n
+EXACT_KEPT = 1 << 16  # stage-2 starts exact_diff remembers (a few MB)
+_EXACT: dict[tuple[int, ...], int] = {}
 
 
 def play_out(h: list[list[int]], live: list[int], stock: list[int], trump: int, leader: int, lead: int,
@@ -333,7 +338,7 @@ def points(obs: Observation, diff: int) -> int:
 
 
 def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = None, judged: bool = True,
-           exact: bool = False) -> int:
+           exact: bool | bytes = False) -> int:
     """The card with the best total over the sampled worlds (ties: the lowest card); ``tables``, ``judged``
     and ``exact``: see :func:`rollout` (``exact`` keeps the classic Master's worlds, their number included)."""
     me = obs.player
@@ -380,10 +385,10 @@ def hard_ceiling(rng: Rng) -> SearchPlayer:
     from . import endgame
 
     try:
-        use_tables(endgame.load().data)
+        exact: bool | bytes = endgame.load().data
     except endgame.TablesError:
-        pass
-    return SearchPlayer("hard-ceiling", lambda obs, legal: choose(obs, legal, rng, exact=True), WORK_BUDGET)
+        exact = True
+    return SearchPlayer("hard-ceiling", lambda obs, legal: choose(obs, legal, rng, exact=exact), WORK_BUDGET)
 
 
 def hard_fx(rng: Rng) -> SearchPlayer:
