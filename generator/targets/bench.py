@@ -196,10 +196,17 @@ def tables_time(echo: Callable[[str], None]) -> None:
 
 def run_bench(seconds: float, echo: Callable[[str], None], hex_path: str | None = None,
               think_hands: int = THINK_HANDS, elf_path: str | None = None, review_hands: int = 0) -> None:
+    if hex_path:  # before the long runs, not after them
+        from .intelhex import HexError, parse
+
+        try:
+            parse(Path(hex_path).read_text("latin-1"))
+        except HexError as e:
+            raise ValueError(f"{hex_path}: not an Intel HEX program ({e}); give a .hex built by 'make hex'") from None
     if hex_path and elf_path:
         from .thinktime import check_elf
 
-        check_elf(Path(hex_path), Path(elf_path))  # before the long runs, not after them
+        check_elf(Path(hex_path), Path(elf_path))
     for deck in (52, 28):
         v = Variant.make(deck, "last13", 10)
         echo(f"engine: random play, {deck}-card deck: {hands_per_second(v, seconds):,.0f} hands/s (one core, trace lines formatted)")

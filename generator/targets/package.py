@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from . import linkorder
+from . import compile_cache, linkorder
 from .. import __version__
 from ..engine.bounded import InputError, Kind, open_file
 from ..ai import solver
@@ -248,10 +248,15 @@ def compile_firmware(gen: Path, avr: Path, echo: Callable[[str], None] | None = 
 
     ``defines`` makes an edition (editions.py). Linked twice: the second link puts the
     functions in the order :mod:`.linkorder` works out from the first, so that more calls
-    reach with rcall.
+    reach with rcall. A compile of the very same inputs is taken from :mod:`.compile_cache`.
     """
+    elf, link_map, order, link = avr / f"{NAME}.elf", avr / f"{NAME}.map", avr / "order.ld", avr / "link.txt"
+    kept = compile_cache.key(gen, defines)
+    if compile_cache.restore(kept, avr):
+        if echo:
+            echo(link.read_text())
+        return elf
     sources = sorted(Path("firmware").glob("*.cpp")) + sorted(gen.glob("*.cpp"))
-    elf, link_map, order = avr / f"{NAME}.elf", avr / f"{NAME}.map", avr / "order.ld"
     env = dict(os.environ, AVR_FLAGS=f"-I{gen} -Ifirmware -Wall -Wextra {defines}".rstrip(),
                AVR_LDFLAGS=f"-Wl,-Map,{link_map}")
     if subprocess.run(["scripts/avr-build", str(avr), NAME, *map(str, sources)], env=env).returncode:
@@ -264,10 +269,12 @@ def compile_firmware(gen: Path, avr: Path, echo: Callable[[str], None] | None = 
     env.update(AVR_RELINK="1", AVR_LDFLAGS=f"-Wl,-Map,{link_map} -Wl,-T,{order}")
     if subprocess.run(["scripts/avr-build", str(avr), NAME, *map(str, sources)], env=env).returncode:
         raise BuildError(f"linking the firmware in the order of {order} failed (messages above)")
+    final = linkorder.read_link(elf, link_map)
+    link.write_text(f"link order: {final.relaxed} of {len(final.calls)} calls between functions reach with rcall "
+                    f"({first.relaxed} in the compiler's order)")
     if echo:
-        final = linkorder.read_link(elf, link_map)
-        echo(f"link order: {final.relaxed} of {len(final.calls)} calls between functions reach with rcall "
-             f"({first.relaxed} in the compiler's order)")
+        echo(link.read_text())
+    compile_cache.store(kept, avr)
     return elf
 
 

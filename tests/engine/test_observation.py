@@ -111,10 +111,10 @@ def observation_by_definition(st: HandState, player: int) -> Observation:
 
 
 def test_observations_kept_as_the_hand_goes_equal_the_definition_at_every_decision():
-    """Both seats, every decision of 400 random hands (both decks, every scoring); an observation
+    """Both seats, every decision of 120 random hands (both decks, every scoring); an observation
     taken earlier still reads the same when the hand is over, and one first read then (filled from
     the hand replayed to its decision) reads as it would have then."""
-    for seed in range(400):
+    for seed in range(120):
         deck = DECKS[(52, 28)[seed % 2]]
         scoring = list(SCORINGS.values())[seed // 2 % len(SCORINGS)]
         st = HandState(deck, scoring, deal(seed, 1, deck))
