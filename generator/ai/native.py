@@ -71,6 +71,8 @@ def _load() -> ctypes.CDLL | None:
     dll.stage1_playout.restype = ctypes.c_int
     dll.judge_play_on.argtypes = [Row, Row] + [ctypes.c_int] * 4 + [ctypes.POINTER(ctypes.c_int)] * 2
     dll.judge_play_on.restype = ctypes.c_int
+    dll.exact_tables.argtypes = dll.exact_from.argtypes + [ctypes.c_char_p]
+    dll.exact_tables.restype = ctypes.c_int
     return dll
 
 
@@ -91,14 +93,19 @@ def available() -> bool:
     return _dll() is not None
 
 
-def exact_value(h: Hands, trump: int, leader: int, maxer: int, counted: int, guess: int = 0) -> int:
+def exact_value(h: Hands, trump: int, leader: int, maxer: int, counted: int, guess: int = 0,
+                tables: bytes | None = None) -> int:
     """Tricks ``counted`` takes from a trick boundary with ``leader`` to lead, ``maxer`` making it take the most.
 
-    ``guess`` only says where the search's questions start: near the value, they are fewer.
+    ``guess`` only says where the search's questions start: near the value, they are fewer. ``tables``
+    (the endgame tables' file, ``endgame.Tables.data``): the search reads their exact values at their K
+    tricks instead of searching on; the same value, sooner.
     """
     dll = _dll()
     if dll is not None:
         Row = ctypes.c_uint16 * 4
+        if tables is not None:
+            return dll.exact_tables(Row(*h[0]), Row(*h[1]), trump, leader, maxer, counted, guess, tables)
         return dll.exact_from(Row(*h[0]), Row(*h[1]), trump, leader, maxer, counted, guess)
     return python_exact_value(h, trump, leader, maxer, counted)
 

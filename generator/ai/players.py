@@ -29,6 +29,7 @@ PLAYERS: dict[str, PlayerFactory] = {
     "hard-fx": rollout.hard_fx,  # the FX edition's Master: exact stage 2 from the endgame tables (after `make hex`)
     # PC only: the yardsticks (docs/ai.md), never offered on the device
     "hard-rule": lambda rng: hard.hard_rule(),
+    "hard-ceiling": rollout.hard_ceiling,  # Master whose rollouts end in exact values: what a perfect judge is worth
     "hard-estimate": rollout.hard_estimate,  # Master before the judge: its rollouts end in a linear estimate
     "original-exact": lambda rng: hard.original_exact(),
     "hard-exact": lambda rng: hard.hard_exact(),

@@ -30,7 +30,7 @@ from ..engine.rules import HIGH, hand_points
 from ..engine.state import Observation
 from . import judge
 from .hard import WEIGHTS, SearchPlayer, Weights
-from .native import stage1_playout
+from .native import exact_value, stage1_playout
 from .solver import FX_WORK_BUDGET, WORK_BUDGET, Tables, run_lows
 
 
@@ -218,7 +218,7 @@ def played_on(hand_size: int, tables: Tables | None, judged: bool = True) -> int
 
 def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], leader: int, lead: int,
             first: int, trump: int, counts_stage1: bool, tables: Tables | None = None, mode: int = HIGH,
-            judged: bool = True) -> int:
+            judged: bool = True, exact: bool | bytes = False) -> int:
     """Play a world's stage 1 out, hands open: ``first`` for the seat to move, then ``policy`` for both.
 
     ``stock`` is the face-up card then the hidden ones, top first. Returns
@@ -226,11 +226,14 @@ def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], lead
     the scoring counts them, and stage 2's as the judge plays them on
     (:mod:`.judge`): to the end, or with the endgame ``tables`` (the FX
     edition's Master) down to the tables' K tricks and then exactly; not
-    ``judged``, as :func:`estimate` guesses them.
+    ``judged``, as :func:`estimate` guesses them; ``exact`` (``hard-ceiling``), as both seats playing
+    perfectly take them (:func:`exact_diff`; given as bytes, the endgame tables' file its search reads).
     """
     won = [0, 0]
     leader = play_out(h, live, stock, trump, leader, lead, first, won)
     diff = won[me] - won[1 - me] if counts_stage1 else 0
+    if exact:
+        return diff + exact_diff(me, h, trump, mode, leader, exact if isinstance(exact, bytes) else None)
     if not judged:
         return diff + estimate(h[me], h[1 - me], trump, leader == me)
     won = [0, 0]
@@ -238,6 +241,27 @@ def rollout(me: int, h: list[list[int]], live: list[int], stock: list[int], lead
     n = sum(m.bit_count() for m in h[me])
     v = tables.value(h, trump, mode, leader) if n else 0  # the leader's tricks, both playing perfectly
     return diff + won[me] - won[1 - me] + 2 * (v if leader == me else n - v) - n
+
+
+def exact_diff(me: int, h: list[list[int]], trump: int, mode: int, leader: int, tables: bytes | None = None) -> int:
+    """``me``'s stage-2 tricks less the other hand's from a stage-2 start, both seats playing perfectly
+    (``tables``: see native.exact_value). Remembered: a decision's worlds and candidates often reach the
+    same start (late in stage 1 few cards are unseen), and a position's value never changes."""
+    key = (me, *h[0], *h[1], trump, mode, leader)
+    d = _EXACT.get(key)
+    if d is None:
+        n = sum(m.bit_count() for m in h[me])
+        counted = me if mode == HIGH else 1 - me
+        v = exact_value(h, trump, leader, me, counted, tables=tables)
+        d = 2 * (v if counted == me else n - v) - n
+        if len(_EXACT) >= EXACT_KEPT:
+            _EXACT.clear()
+        _EXACT[key] = d
+    return d
+
+
+EXACT_KEPT = 1 << 16  # stage-2 starts exact_diff remembers (a few MB)
+_EXACT: dict[tuple[int, ...], int] = {}
 
 
 def play_out(h: list[list[int]], live: list[int], stock: list[int], trump: int, leader: int, lead: int,
@@ -313,9 +337,10 @@ def points(obs: Observation, diff: int) -> int:
     return pts[0] - pts[1]
 
 
-def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = None, judged: bool = True) -> int:
-    """The card with the best total over the sampled worlds (ties: the lowest card); ``tables`` and
-    ``judged``: see :func:`rollout`."""
+def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = None, judged: bool = True,
+           exact: bool | bytes = False) -> int:
+    """The card with the best total over the sampled worlds (ties: the lowest card); ``tables``, ``judged``
+    and ``exact``: see :func:`rollout` (``exact`` keeps the classic Master's worlds, their number included)."""
     me = obs.player
     mine = split(obs.hand)
     live = split(obs.deck.mask & ~obs.played)
@@ -332,7 +357,7 @@ def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = 
             h = [[0] * 4, [0] * 4]
             h[me], h[1 - me] = list(mine), list(theirs)
             v = rollout(me, h, list(live), [obs.upcard] + hidden, obs.leader, obs.lead, c, obs.trump, counts_stage1,
-                        tables, obs.mode, judged)
+                        tables, obs.mode, judged, exact)
             totals[i] += points(obs, v)
     best = max(range(len(cands)), key=lambda i: (totals[i], -i))
     return cands[best]
@@ -349,6 +374,21 @@ def hard_estimate(rng: Rng) -> SearchPlayer:
     Master's judge is measured against, and the player whose rollouts give the judge's fit its stage-2
     starts (so that they do not depend on the weights being fitted)."""
     return SearchPlayer("hard-estimate", lambda obs, legal: choose(obs, legal, rng, judged=False), WORK_BUDGET)
+
+
+def hard_ceiling(rng: Rng) -> SearchPlayer:
+    """The classic Master (same worlds, candidates, number of worlds and draws from the stream) whose rollouts
+    value the stage-2 start they reach exactly instead of by the judge: PC only, the ceiling of what a better
+    judge of Master's rollouts can be worth (issue 50; docs/ai.md). Its stage 2 is Master's. The exact
+    search reads the endgame tables at their K tricks when `make hex` has built them: the same values,
+    several times sooner."""
+    from . import endgame
+
+    try:
+        exact: bool | bytes = endgame.load().data
+    except endgame.TablesError:
+        exact = True
+    return SearchPlayer("hard-ceiling", lambda obs, legal: choose(obs, legal, rng, exact=exact), WORK_BUDGET)
 
 
 def hard_fx(rng: Rng) -> SearchPlayer:
