@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
@@ -42,19 +43,11 @@ def build_hex(out: Path, patch: Callable[[Path], None] | None = None) -> Path:
         return compile_firmware(gen, out / "avr").with_suffix(".hex")
 
 
-@pytest.fixture(scope="session")
-def firmware_dist(tmp_path_factory) -> Path:
-    """A complete `whist build` of this tree (Whist.hex, Whist.arduboy), once per test run.
-
-    Under pytest-xdist every worker asks for it: the first builds it in the
-    run's shared temporary folder while the others wait on a lock, then all
-    use it. The build's printed report is kept beside it (``report.txt``).
-    """
+def shared_build(shared: Path) -> Path:
+    """The complete `whist build` of this tree in ``shared``/firmware: whoever comes first builds it
+    while the others wait on a lock. The build's printed report is kept beside it (``report.txt``)."""
     from generator.targets.package import build
 
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent  # the folder all the workers' temporary folders are in
     out = shared / "firmware"
     with open(shared / "firmware.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -64,6 +57,39 @@ def firmware_dist(tmp_path_factory) -> Path:
                 build(out / "build", out / "dist", lines.append)
             (out / "report.txt").write_text("\n".join(lines) + "\n")
     return out / "dist"
+
+
+@pytest.fixture(scope="session")
+def firmware_dist(tmp_path_factory) -> Path:
+    """A complete `whist build` of this tree (Whist.hex, Whist.arduboy), once per test run.
+
+    Under pytest-xdist the controller starts it (pytest_sessionstart) and every worker waits for it
+    in the run's shared temporary folder, then all use it.
+    """
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the folder all the workers' temporary folders are in
+    return shared_build(shared)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under pytest-xdist the controller, idle otherwise, builds the firmware while the workers run the
+    tests that need none (pytest_collection_modifyitems puts those first). If this build fails, the
+    first test that needs it builds again and reports why."""
+    config = session.config
+    if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(config.option, "numprocesses", None):
+        return
+    if shutil.which("avr-gcc") is None or shutil.which("node") is None:
+        return
+    shared = config._tmp_path_factory.getbasetemp()
+
+    def build_quietly() -> None:
+        try:
+            shared_build(shared)
+        except Exception:  # noqa: BLE001 - the workers' fixture builds again and fails with the reason
+            pass
+
+    threading.Thread(target=build_quietly, daemon=True).start()
 
 
 @pytest.fixture(scope="session")
@@ -136,11 +162,16 @@ def emulator_args(chosen) -> list[str]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests marked ``slow`` run only in `make longtest` (WHIST_LONGTEST=1). The emulator and
-    build tests come first: the longest start early, so that pytest-xdist's workers finish
-    together instead of one waiting on the last long test."""
+    """Tests marked ``slow`` run only in `make longtest` (WHIST_LONGTEST=1). The order is the one
+    pytest-xdist hands out: first the tests that need no firmware (the workers run them while the
+    controller builds it), then the groups that must stay on one worker (the largest units: started
+    early, they do not leave one worker finishing alone), then the rest."""
     if not os.environ.get("WHIST_LONGTEST"):
         for item in items:
             if item.get_closest_marker("slow"):
                 item.add_marker(pytest.mark.skip(reason="a long run: make longtest"))
-    items.sort(key=lambda item: not item.nodeid.startswith("tests/targets/"))
+
+    def rank(item: pytest.Item) -> tuple[bool, bool]:
+        return "firmware_dist" in getattr(item, "fixturenames", ()), item.get_closest_marker("xdist_group") is None
+
+    items.sort(key=rank)
