@@ -86,6 +86,15 @@ def save_block(emu: Emulator) -> bytes:
     return emu.fx_read(emu.fx_save_address, SAVE_BYTES)
 
 
+def continues_small_whist(fx_hex, fx_image, block: bytes) -> None:
+    """Power on with this save block: Continue opens the table, and the pause names the saved game."""
+    with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, block)) as dev:
+        dev.menu("continue", has_save=True)
+        dev.wait_screen("table")
+        dev.tap("UP")  # the pause box names the game: Small Whist
+        dev.wait_screen("pause")
+
+
 @pytest.mark.slow
 def test_saves_survive_a_power_off(fx_hex, fx_image):
     """Settings, the game after its first hand and the stats live in the chip's save block (in `make
@@ -99,11 +108,7 @@ def test_saves_survive_a_power_off(fx_hex, fx_image):
         data_at = game.dev.emu.fx_data_address
         assert game.dev.emu.fx_read(data_at, len(fx_image.data)) == fx_image.data  # the data untouched
     assert saved != fx_image.save
-    with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, saved)) as dev:  # power cycle
-        dev.menu("continue", has_save=True)
-        dev.wait_screen("table")
-        dev.tap("UP")  # the pause box names the game: Small Whist
-        dev.wait_screen("pause")
+    continues_small_whist(fx_hex, fx_image, saved)
 
 
 def test_a_hand_resumes_after_a_power_off(fx_hex, fx_image):
@@ -143,11 +148,7 @@ def test_a_hand_resumes_after_a_power_off(fx_hex, fx_image):
         after_hand = save_block(dev.emu)
         assert dev.emu.eeprom == image
     assert after_hand != saved
-    with booted(fx_hex, fx=FxImage("ArduboyFX", fx_image.data, after_hand)) as dev:  # power cycle
-        dev.menu("continue", has_save=True)
-        dev.wait_screen("table")
-        dev.tap("UP")  # the pause box names the game: Small Whist
-        dev.wait_screen("pause")
+    continues_small_whist(fx_hex, fx_image, after_hand)
 
 
 def test_a_blank_or_corrupt_save_block_gives_the_defaults(fx_hex, fx_image):
