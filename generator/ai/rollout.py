@@ -51,8 +51,21 @@ class Estimate(NamedTuple):
 
 ESTIMATE = Estimate()
 NO_CAP = 100  # a suit never shown void: no bound (a hand moves a cap by at most 13 either way)
-WORK = 4000  # cards played per decision, over all its worlds and candidates: under 16 M cycles on the AVR
-MAX_WORLDS = 24
+
+
+class Budget(NamedTuple):
+    """How many worlds a decision samples: about ``work`` cards played over all its worlds and candidates
+    (the device's time a decision is about proportional to it), at most ``max_worlds`` worlds."""
+    work: int
+    max_worlds: int
+
+
+# Each edition's Master thinks as long as its worst stage-1 decision stays under 12 M cycles on the AVR and
+# the table's pace within 0.3 s of Club's (docs/ai-figures.md): more worlds won more hands than anything
+# else its flash affords.
+CLASSIC_BUDGET = Budget(6000, 24)
+FX_BUDGET = Budget(4500, 48)  # its rollouts stop at the tables, so late ones are cheap: more of them pay
+ESTIMATE_BUDGET = Budget(4000, 24)  # hard-estimate, Master as it was before the judge: kept as the yardstick
 MIN_WORLDS = 2
 
 
@@ -198,10 +211,15 @@ def candidates(mine: list[int], legal: list[int], live: list[int]) -> list[int]:
     return out
 
 
-def worlds(cands: int, stock_left: int, played_on: int = 0) -> int:
-    """Worlds for a decision: about WORK cards played in all (a rollout plays about ``stock_left`` in stage 1
-    and ``played_on`` in the judge's stage 2), at least MIN_WORLDS, at most MAX_WORLDS."""
-    return max(MIN_WORLDS, min(MAX_WORLDS, WORK // (cands * (stock_left + played_on))))
+def worlds(cands: int, stock_left: int, played_on: int = 0, budget: Budget = CLASSIC_BUDGET) -> int:
+    """Worlds for a decision: about ``budget.work`` cards played in all (a rollout plays about ``stock_left``
+    in stage 1 and ``played_on`` in the judge's stage 2), at least MIN_WORLDS, at most ``budget.max_worlds``."""
+    return max(MIN_WORLDS, min(budget.max_worlds, budget.work // (cands * (stock_left + played_on))))
+
+
+def budget(tables: Tables | None, judged: bool) -> Budget:
+    """The edition's budget: the FX Master's with the endgame ``tables``, hard-estimate's not ``judged``."""
+    return FX_BUDGET if tables is not None else CLASSIC_BUDGET if judged else ESTIMATE_BUDGET
 
 
 def split(mask: int) -> list[int]:
@@ -348,7 +366,7 @@ def choose(obs: Observation, legal_mask: int, rng: Rng, tables: Tables | None = 
     if len(cands) == 1:
         return cands[0]
     caps = suit_caps(obs)
-    n = worlds(len(cands), obs.stock_left, played_on(obs.deck.hand_size, tables, judged))
+    n = worlds(len(cands), obs.stock_left, played_on(obs.deck.hand_size, tables, judged), budget(tables, judged))
     counts_stage1 = obs.scoring.counts_stage1
     totals = [0] * len(cands)
     for _ in range(n):

@@ -121,9 +121,9 @@ def core_context() -> dict:
         },
         "rollout": {
             "no_cap": rollout.NO_CAP,
-            "work": rollout.WORK,
+            "classic": rollout.CLASSIC_BUDGET,
+            "fx": rollout.FX_BUDGET,
             "min_worlds": rollout.MIN_WORLDS,
-            "max_worlds": rollout.MAX_WORLDS,
         },
         "judge": {
             "size": len(judge.LEAD_WEIGHTS[rules.HIGH]),

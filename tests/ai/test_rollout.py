@@ -44,11 +44,12 @@ def test_caps_hold_for_the_true_hand_and_bind_the_sampled_ones():
 
 
 def test_work_per_decision_is_bounded():
-    for cands in range(2, 14):
-        for left in range(2, 54):
-            n = rollout.worlds(cands, left)
-            assert rollout.MIN_WORLDS <= n <= rollout.MAX_WORLDS
-            assert n == rollout.MIN_WORLDS or n * cands * left <= rollout.WORK
+    for budget in (rollout.CLASSIC_BUDGET, rollout.FX_BUDGET, rollout.ESTIMATE_BUDGET):
+        for cands in range(2, 14):
+            for left in range(2, 54):
+                n = rollout.worlds(cands, left, 10, budget)
+                assert rollout.MIN_WORLDS <= n <= budget.max_worlds
+                assert n == rollout.MIN_WORLDS or n * cands * (left + 10) <= budget.work
 
 
 def test_policy_is_hards_rule_when_the_unseen_cards_are_the_live_ones():

@@ -25,7 +25,7 @@ pytestmark = needs_firmware
 
 PORTRAIT_X = 104  # firmware/table.cpp, the FX edition's panel: the portrait at the right edge
 SMALL, FAST, SINGLE, MASTER = {"game": 1}, {"speed": 1}, {"target": 2}, {"ai": 2}  # RIGHT presses from the defaults
-SLAM_DEAL = 1  # Small Whist, a single hand: the FX Master (hard-fx) takes every trick of stage 2
+SLAM_DEAL = 3  # Small Whist, a single hand: the FX Master (hard-fx) takes every trick of stage 2
 ONE_POINT_DEAL = 1  # Small Whist, a single hand at Club: the player scores 1 point (4 tricks to 3, test_ui)
 
 

@@ -29,7 +29,7 @@ CARD_W, HAND_Y, RAISED_Y = 16, 40, 35  # firmware/table.cpp
 HOLD = 90  # frames a finished trick stays framed at the normal speed
 # Fixed deals (Play's comes from the clock, which every build moves) with the scenes below: Small Whist's
 # in `make test`, Classic 52's (26 tricks) in `make longtest`; and how many tricks are framed unpressed
-SMALL_DEAL, CLASSIC_DEAL = 6, 3
+SMALL_DEAL, CLASSIC_DEAL = 2, 3
 CARD = re.compile(r"\b(?:[2-9TJQKA][SHDC])\b")
 # The top edge of the frame around each seat's trick card (trickX - 1 .. + 17, trickY - 1).
 FRAME_TOP = {0: (range(47, 65), 11), 1: (range(65, 83), 8)}
