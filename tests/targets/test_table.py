@@ -165,7 +165,7 @@ def test_a_hand_against_master_on_the_buttons_reads_as_a_player_expects(firmware
                     dev.run(1)
                     assert emu.screen()[:128] == top, "the message went before a second"
                 checks["message"] += 1
-            steps = order.index(card) - game.selected  # the short way: past no card that may not be played
+            steps = order.index(card) - game.selected  # along the row, never wrapping: a suit's cards lie together
             dev.tap("RIGHT" if steps > 0 else "LEFT", abs(steps))
             dev.tap("A")
             left = len(order) - 1 + (1 if parts[3].startswith("0:") and "take=" in line else 0)
