@@ -211,7 +211,7 @@ def candidates(mine: list[int], legal: list[int], live: list[int]) -> list[int]:
     return out
 
 
-def worlds(cands: int, stock_left: int, played_on: int = 0, budget: Budget = CLASSIC_BUDGET) -> int:
+def worlds(cands: int, stock_left: int, played_on: int, budget: Budget) -> int:
     """Worlds for a decision: about ``budget.work`` cards played in all (a rollout plays about ``stock_left``
     in stage 1 and ``played_on`` in the judge's stage 2), at least MIN_WORLDS, at most ``budget.max_worlds``."""
     return max(MIN_WORLDS, min(budget.max_worlds, budget.work // (cands * (stock_left + played_on))))
